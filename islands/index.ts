@@ -1,0 +1,13 @@
+import type { ComponentProps, ComponentType } from 'react';
+
+/** JSON-only values: anything else (Date, functions, class instances) is a compile error in island props. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json | undefined };
+
+/**
+ * The island registry: file name = island name. A test checks this matches the files in islands/.
+ * Features add their islands here as they land.
+ */
+export const islands = {} satisfies Record<string, ComponentType<any>>;
+
+export type IslandName = keyof typeof islands;
+export type IslandProps<N extends IslandName> = ComponentProps<(typeof islands)[N]> & { [key: string]: Json | undefined };

@@ -1,0 +1,62 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
+import { requestId } from 'hono/request-id';
+import type { AppDeps, AppEnv } from './app-env';
+import { homePages, renderNotFound } from './home/pages';
+import { ErrorPage } from './home/views/ErrorPage';
+import { csrfGuard } from './http/csrf';
+import { isApiPath, toErrorResponse, tooLarge } from './http/errors';
+import { healthRoutes } from './http/health';
+import { requestLog } from './http/request-log';
+import { appSecureHeaders } from './http/secure-headers';
+import { sessionCookieName, sessionLoader } from './http/session';
+import { staticRoutes } from './http/static';
+import { renderer } from './ui/renderer';
+
+const JSON_LIMIT = 5 * 1024 * 1024;
+
+/** The Hono app: middleware in order, then every feature's routes. Tests build it too. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    c.set('deps', deps);
+    c.set('logger', deps.logger);
+    c.set('user', null);
+    c.set('sessionId', null);
+    await next();
+  });
+  app.use(requestLog());
+  app.use(appSecureHeaders());
+  app.use(compress());
+
+  app.route('/', healthRoutes());
+  app.route('/', staticRoutes(deps.assets.dir));
+
+  // Uploads under /api/objects/ carry their own (larger) limit.
+  app.use('*', async (c, next) => {
+    if (c.req.path.startsWith('/api/objects/')) return next();
+    return bodyLimit({ maxSize: JSON_LIMIT, onError: () => { throw tooLarge('The request body is larger than 5 MB.'); } })(c, next);
+  });
+  app.use(sessionLoader());
+  app.use(csrfGuard(deps.config.appOrigin, sessionCookieName(deps.config.secureCookies)));
+  app.use(renderer);
+
+  app.route('/', homePages());
+
+  app.notFound(renderNotFound);
+  app.onError((err, c) => {
+    const { status, body, headers } = toErrorResponse(err);
+    if (status >= 500) c.var.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'request failed');
+    for (const [k, v] of Object.entries(headers)) c.header(k, v);
+    if (isApiPath(c) || c.req.header('accept')?.includes('application/json')) return c.json(body, status);
+    c.status(status);
+    return c.render(<ErrorPage status={status} message={body.message} />, { title: 'Error', bare: true });
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

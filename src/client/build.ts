@@ -1,0 +1,165 @@
+/**
+ * Builds the browser assets into static/build/: boot.js, one ESM entry per island (code-split, so React
+ * sits in one shared chunk), htmx and app.css copied with content hashes, gzip + brotli copies, and
+ * manifest.json. Usage: tsx src/client/build.ts [--if-stale] [--outdir DIR] [--extra ISLAND_DIR]…
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import * as esbuild from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const PUBLIC_PREFIX = '/static/build/';
+
+interface BuildOptions {
+  outdir: string;
+  islandDirs: string[];
+  ifStale: boolean;
+}
+
+function parseArgs(argv: string[]): BuildOptions {
+  const opts: BuildOptions = { outdir: path.join(root, 'static/build'), islandDirs: [path.join(root, 'islands')], ifStale: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--if-stale') opts.ifStale = true;
+    else if (argv[i] === '--outdir') opts.outdir = path.resolve(argv[++i]);
+    else if (argv[i] === '--extra') opts.islandDirs.push(path.resolve(argv[++i]));
+  }
+  return opts;
+}
+
+/** Island files: islands/Name.tsx (not index.ts, not _lib/). */
+export function islandFiles(dir: string): { name: string; file: string }[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^[A-Z][A-Za-z0-9]*\.tsx$/.test(f))
+    .map((f) => ({ name: f.replace(/\.tsx$/, ''), file: path.join(dir, f) }));
+}
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) {
+    if (entry === 'node_modules' || entry === 'build') continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+function isStale(opts: BuildOptions): boolean {
+  const manifest = path.join(opts.outdir, 'manifest.json');
+  if (!existsSync(manifest)) return true;
+  const built = statSync(manifest).mtimeMs;
+  const sources = [...opts.islandDirs, path.join(root, 'src'), path.join(root, 'static/app.css'), path.join(root, 'package-lock.json')];
+  return sources.some((s) => newestMtime(s) > built);
+}
+
+/** Each island entry wraps the component with the shared mount function. */
+const islandEntryPlugin = (islands: Map<string, string>): esbuild.Plugin => ({
+  name: 'island-entries',
+  setup(build) {
+    build.onResolve({ filter: /^island:/ }, (args) => ({ path: args.path.slice(7), namespace: 'island' }));
+    build.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
+      contents: [
+        `import Component from ${JSON.stringify(islands.get(args.path))};`,
+        `import { mountIsland } from ${JSON.stringify(path.join(root, 'src/client/hydrate.ts'))};`,
+        `export default (el, props, prefix, clientOnly) => mountIsland(Component, el, props, prefix, clientOnly);`,
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts',
+    }));
+  },
+});
+
+function hashedCopy(source: string, outdir: string, name: string, ext: string): string {
+  const body = readFileSync(source);
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 10).toUpperCase();
+  const file = `${name}-${hash}${ext}`;
+  writeFileSync(path.join(outdir, file), body);
+  return file;
+}
+
+function precompress(outdir: string): void {
+  for (const entry of readdirSync(outdir, { recursive: true }) as string[]) {
+    if (!/\.(js|css|json)$/.test(entry)) continue;
+    const file = path.join(outdir, entry);
+    const body = readFileSync(file);
+    writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+    writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
+  }
+}
+
+export async function build(opts: BuildOptions): Promise<void> {
+  const islands = new Map<string, string>();
+  for (const dir of opts.islandDirs) for (const { name, file } of islandFiles(dir)) islands.set(name, file);
+
+  rmSync(opts.outdir, { recursive: true, force: true });
+  mkdirSync(opts.outdir, { recursive: true });
+
+  const result = await esbuild.build({
+    entryPoints: [...islands.keys()].map((name) => ({ in: `island:${name}`, out: name })),
+    outdir: opts.outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2020',
+    jsx: 'automatic',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [islandEntryPlugin(islands)],
+    logLevel: 'warning',
+  });
+
+  // boot.js is built alone so it shares no chunk with the islands: one small file on every page.
+  const boot = await esbuild.build({
+    entryPoints: [{ in: path.join(root, 'src/client/boot.ts'), out: 'boot' }],
+    outdir: opts.outdir,
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2020',
+    entryNames: '[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+  });
+
+  const css = await esbuild.build({
+    entryPoints: [path.join(root, 'static/app.css')],
+    outdir: opts.outdir,
+    entryNames: '[name]-[hash]',
+    minify: true,
+    metafile: true,
+    logLevel: 'warning',
+  });
+
+  const url = (file: string) => PUBLIC_PREFIX + path.relative(opts.outdir, path.resolve(root, file)).split(path.sep).join('/');
+  const manifest = {
+    css: url(Object.keys(css.metafile.outputs).find((f) => f.endsWith('.css'))!),
+    boot: url(Object.keys(boot.metafile.outputs).find((f) => f.endsWith('.js'))!),
+    htmx: PUBLIC_PREFIX + hashedCopy(path.join(root, 'node_modules/htmx.org/dist/htmx.min.js'), opts.outdir, 'htmx', '.js'),
+    islands: {} as Record<string, { src: string; imports: string[] }>,
+  };
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (!output.entryPoint) continue;
+    const imports = output.imports.filter((i) => i.kind === 'import-statement').map((i) => url(i.path));
+    manifest.islands[output.entryPoint.slice(7)] = { src: url(file), imports };
+  }
+  const metafile = { inputs: { ...result.metafile.inputs, ...boot.metafile.inputs }, outputs: { ...result.metafile.outputs, ...boot.metafile.outputs } };
+  writeFileSync(path.join(opts.outdir, 'meta.json'), JSON.stringify(metafile));
+  precompress(opts.outdir);
+  writeFileSync(path.join(opts.outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('build.ts')) {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.ifStale && !isStale(opts)) process.exit(0);
+  const start = Date.now();
+  await build(opts);
+  console.log(`assets built into ${path.relative(root, opts.outdir)} in ${Date.now() - start} ms`);
+}

@@ -1,0 +1,28 @@
+export interface ToastDetail {
+  title: string;
+  text?: string;
+  variant?: 'success' | 'error' | 'info';
+}
+
+/** Shows one toast at a time (spec: at most 1 visible); it leaves after 5 s or on click. */
+export function showToast({ title, text, variant = 'info' }: ToastDetail): void {
+  const region = document.getElementById('toasts');
+  if (!region) return;
+  region.replaceChildren();
+  const toast = document.createElement('div');
+  toast.className = `toast toast--${variant}`;
+  toast.setAttribute('role', variant === 'error' ? 'alert' : 'status');
+  const strong = document.createElement('div');
+  strong.className = 'toast__title';
+  strong.textContent = title;
+  toast.append(strong);
+  if (text) {
+    const body = document.createElement('div');
+    body.className = 'toast__text';
+    body.textContent = text;
+    toast.append(body);
+  }
+  toast.addEventListener('click', () => toast.remove());
+  region.append(toast);
+  setTimeout(() => toast.remove(), 5000);
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+const cron = z
+  .string()
+  .trim()
+  .refine((v) => v === 'off' || v.split(/\s+/).length >= 5, 'must be a cron expression or "off"');
+
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
+const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  APP_URL: optionalUrl,
+  APP_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+  DATABASE_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional(),
+  ),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
+  MAIL_FROM: z.string().default('Ops Hub <ops-hub@localhost>'),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  JOBS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['inline', 'off']).optional()),
+  HEALTH_CHECK_CRON: cron.default('*/5 * * * *'),
+  HEALTH_REPORT_CRON: cron.default('0 7 * * *'),
+  TOKEN_EXPIRY_CRON: cron.default('17 * * * *'),
+  MAIL_CRON: cron.default('* * * * *'),
+  UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.infer<typeof schema>) {
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  return {
+    nodeEnv: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    appUrl,
+    appOrigin: new URL(appUrl).origin,
+    secureCookies: appUrl.startsWith('https://'),
+    /** Unset → a random secret per process (signed upload links then last one process lifetime). */
+    appSecret: env.APP_SECRET,
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    google:
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }
+        : undefined,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID
+        ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET }
+        : undefined,
+    openai: env.OPENAI_API_KEY
+      ? { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL }
+      : undefined,
+    jobs: env.JOBS ?? (env.DATABASE_URL ? 'off' : 'inline'),
+    schedules: {
+      healthChecks: env.HEALTH_CHECK_CRON,
+      healthReport: env.HEALTH_REPORT_CRON,
+      tokenExpiry: env.TOKEN_EXPIRY_CRON,
+      mail: env.MAIL_CRON,
+    },
+    unverifiedAccountDays: env.UNVERIFIED_ACCOUNT_DAYS,
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
+  }
+  return toConfig(parsed.data);
+}

@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, unique, uuid, varchar } from 'drizzle-orm/pg-core';
+import { createdAt, id, tsvector, updatedAt } from './common';
+import { users } from './users';
+
+export const spaces = ['documents', 'knowledge'] as const;
+export type Space = (typeof spaces)[number];
+
+export const templateTypes = [
+  'server_setup',
+  'network_config',
+  'security_audit',
+  'maintenance',
+  'troubleshooting',
+  'work_instruction',
+  'how_to_guide',
+  'general',
+  'build_document',
+] as const;
+export type TemplateType = (typeof templateTypes)[number];
+
+/** Knowledge items and documents share this table; `space` tells them apart. */
+export const documents = pgTable(
+  'documents',
+  {
+    id: id(),
+    space: varchar('space', { length: 20, enum: spaces }).notNull(),
+    title: varchar('title', { length: 255 }).notNull(),
+    content: text('content').notNull(),
+    excerpt: text('excerpt'),
+    technology: varchar('technology', { length: 50 }),
+    domain: varchar('domain', { length: 20 }),
+    category: varchar('category', { length: 100 }),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    version: integer('version').notNull().default(1),
+    isPublished: boolean('is_published').notNull().default(false),
+    isTemplate: boolean('is_template').notNull().default(false),
+    templateType: varchar('template_type', { length: 30, enum: templateTypes }),
+    attachedImages: text('attached_images').array().notNull().default(sql`'{}'::text[]`),
+    /** The how-to or build form the content was generated from, so the form can be reopened. */
+    formModel: jsonb('form_model'),
+    /** Weighted search text: title (A) > excerpt and tags (B) > content (C); kept by a trigger. */
+    searchVector: tsvector('search_vector'),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('documents_space_updated_idx').on(t.space, t.updatedAt),
+    index('documents_search_idx').using('gin', t.searchVector),
+  ],
+);
+
+export const documentVersions = pgTable(
+  'document_versions',
+  {
+    id: id(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    title: varchar('title', { length: 255 }).notNull(),
+    content: text('content').notNull(),
+    /** The whole item as it was at this version (excerpt, tags, category, form model …). */
+    snapshot: jsonb('snapshot').notNull().default({}),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    changeLog: text('change_log'),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('document_versions_document_version_uq').on(t.documentId, t.version)],
+);
+
+export const sharePermissions = ['read', 'write'] as const;
+
+export const documentShares = pgTable('document_shares', {
+  id: id(),
+  documentId: uuid('document_id')
+    .notNull()
+    .references(() => documents.id, { onDelete: 'cascade' }),
+  sharedByUserId: uuid('shared_by_user_id').references(() => users.id, { onDelete: 'cascade' }),
+  sharedWithUserId: uuid('shared_with_user_id').references(() => users.id, { onDelete: 'cascade' }),
+  shareToken: varchar('share_token', { length: 64 }).unique(),
+  permission: varchar('permission', { length: 10, enum: sharePermissions }).notNull().default('read'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,81 @@
+import { boolean, index, jsonb, pgTable, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './common';
+
+export const accountStatuses = ['pending_verification', 'pending_approval', 'active', 'rejected'] as const;
+export type AccountStatus = (typeof accountStatuses)[number];
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: varchar('email', { length: 255 }).notNull().unique(),
+    /** argon2id hash; null for accounts that only sign in through Google/OIDC. */
+    password: text('password'),
+    firstName: varchar('first_name', { length: 100 }),
+    lastName: varchar('last_name', { length: 100 }),
+    profileImageUrl: text('profile_image_url'),
+    role: varchar('role', { length: 50 }).notNull().default('user'),
+    authProvider: varchar('auth_provider', { length: 50 }).notNull().default('local'),
+    /** Subject of the linked Google/OIDC identity ("issuer|sub"). */
+    externalId: varchar('external_id', { length: 255 }).unique(),
+    isEmailVerified: boolean('is_email_verified').notNull().default(false),
+    /** sha256 of the e-mailed token; the token itself is never stored. */
+    emailVerificationToken: varchar('email_verification_token', { length: 64 }).unique(),
+    emailVerificationExpires: timestamp('email_verification_expires', { withTimezone: true }),
+    accountStatus: varchar('account_status', { length: 30, enum: accountStatuses })
+      .notNull()
+      .default('pending_verification'),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    approvedBy: uuid('approved_by'),
+    passwordResetToken: varchar('password_reset_token', { length: 64 }).unique(),
+    passwordResetExpires: timestamp('password_reset_expires', { withTimezone: true }),
+    passwordUpdatedAt: timestamp('password_updated_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('users_account_status_idx').on(t.accountStatus)],
+);
+
+/** Sessions: sid is the sha256 of the cookie token. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: varchar('sid', { length: 64 }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sess: jsonb('sess').$type<{ userAgent?: string; ip?: string }>().notNull().default({}),
+    expire: timestamp('expire', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expire_idx').on(t.expire)],
+);
+
+/** Failed sign-ins, counted per account and per client address for throttling. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: id(),
+    key: varchar('key', { length: 300 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('login_failures_key_idx').on(t.key, t.createdAt)],
+);
+
+export const themes = ['light', 'dark', 'system'] as const;
+
+export const userPreferences = pgTable('user_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  department: varchar('department', { length: 100 }).notNull().default('IT Operations'),
+  timezone: varchar('timezone', { length: 64 }).notNull().default('Australia/Sydney'),
+  emailNotifications: boolean('email_notifications').notNull().default(true),
+  pushNotifications: boolean('push_notifications').notNull().default(false),
+  securityAlerts: boolean('security_alerts').notNull().default(true),
+  healthReports: boolean('health_reports').notNull().default(false),
+  theme: varchar('theme', { length: 10, enum: themes }).notNull().default('system'),
+  autoSave: boolean('auto_save').notNull().default(true),
+  compactView: boolean('compact_view').notNull().default(false),
+  updatedAt: updatedAt(),
+});

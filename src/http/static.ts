@@ -1,0 +1,25 @@
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env';
+
+const staticDir = path.resolve(import.meta.dirname, '../../static');
+
+/** /static/build/* (hashed, precompressed, immutable for a year) and /static/* (icons, short cache). */
+export function staticRoutes(buildDir: string) {
+  const app = new Hono<AppEnv>();
+  app.use('/static/build/*', async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+  });
+  app.use(
+    '/static/build/*',
+    serveStatic({ root: buildDir, precompressed: true, rewriteRequestPath: (p) => p.replace(/^\/static\/build/, '') }),
+  );
+  app.use('/static/*', async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=3600');
+  });
+  app.use('/static/*', serveStatic({ root: staticDir, rewriteRequestPath: (p) => p.replace(/^\/static/, '') }));
+  return app;
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/client';
+import { runMigrations } from './db/migrate';
+import { createLogger } from './http/logger';
+import { loadAssets } from './ui/assets';
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+/** Entry: config → database → migrations → HTTP server (+ jobs inline on PGlite) → graceful shutdown. */
+async function main() {
+  const config = readConfig();
+  const logger = createLogger(config.logLevel);
+  const assets = loadAssets();
+  const database = await openDatabase(config);
+  await runMigrations(database);
+  const secret = config.appSecret ?? randomBytes(32).toString('hex');
+  if (!config.appSecret) logger.warn('APP_SECRET is not set: signed links last only as long as this process');
+
+  const app = createApp({ config, database, db: database.db, logger, assets, secret });
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    logger.info({ url: config.appUrl, port: info.port, database: database.kind, jobs: config.jobs }, `Ops Hub listening on http://${config.host}:${info.port}`);
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.warn('in-flight requests did not finish in 10 s; closing anyway');
+      'closeAllConnections' in server && (server as { closeAllConnections(): void }).closeAllConnections();
+    }, SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    server.close(async () => {
+      clearTimeout(force);
+      await database.close().catch((err) => logger.error({ err }, 'database close failed'));
+      logger.info('stopped');
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error('Ops Hub failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

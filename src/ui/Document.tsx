@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import type { Assets } from './assets';
+
+export interface DocumentProps {
+  title: string;
+  assets: Assets;
+  /** light | dark forces a theme; system (default) follows the OS. Set on the server so nothing flashes. */
+  theme?: 'light' | 'dark' | 'system';
+  bodyClass?: string;
+  children: ReactNode;
+}
+
+/** htmx settings: no eval (CSP), no inline indicator styles (CSP; app.css has them). */
+const htmxConfig = JSON.stringify({ allowEval: false, includeIndicatorStyles: false, historyCacheSize: 0, defaultSwapStyle: 'innerHTML' });
+
+/** The HTML document around every page: our stylesheet, htmx and boot.js; no inline script. */
+export function Document({ title, assets, theme = 'system', bodyClass, children }: DocumentProps) {
+  return (
+    <html lang="en" data-theme={theme === 'system' ? undefined : theme}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <meta name="htmx-config" content={htmxConfig} />
+        <title>{title === 'Ops Hub' ? title : `${title} · Ops Hub`}</title>
+        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href={assets.css} />
+        <script src={assets.htmx} defer />
+        <script type="module" src={assets.boot} />
+      </head>
+      <body className={bodyClass}>
+        {children}
+        <div className="toast-region" id="toasts" role="status" aria-live="polite" />
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,38 @@
+import { Icon } from './icons';
+
+/** The page header: toggles, title and subtitle, global search, notifications. */
+export function Header({ title, subtitle, query }: { title: string; subtitle?: string; query?: string }) {
+  return (
+    <header className="page-header">
+      <button type="button" className="icon-button menu-toggle" data-menu-toggle aria-controls="sidebar" aria-expanded="false">
+        <Icon name="menu" label="Open menu" />
+      </button>
+      <button type="button" className="icon-button sidebar-toggle" data-sidebar-toggle aria-controls="sidebar">
+        <Icon name="panel" label="Collapse sidebar" />
+      </button>
+      <div className="page-header__titles">
+        <h1 className="page-header__title">{title}</h1>
+        {subtitle && <p className="page-header__subtitle">{subtitle}</p>}
+      </div>
+      <form className="global-search" action="/search" method="get" role="search">
+        <label className="visually-hidden" htmlFor="global-search-input">
+          Search documents
+        </label>
+        <input
+          id="global-search-input"
+          className="input global-search__input"
+          type="search"
+          name="q"
+          placeholder="Search documents..."
+          defaultValue={query}
+          autoComplete="off"
+        />
+      </form>
+      <div className="page-header__actions">
+        <button type="button" className="icon-button" aria-label="Notifications">
+          <Icon name="bell" />
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,70 @@
+import type { ComponentType } from 'react';
+import { preloadModule } from 'react-dom';
+import { renderToString } from 'react-dom/server';
+import { useRequestContext } from '@hono/react-renderer';
+import { islands, type IslandName, type IslandProps } from '../../islands';
+import type { AppEnv } from '../app-env';
+import type { Assets } from './assets';
+
+export type IslandLoad = 'eager' | 'visible' | 'idle' | 'interaction';
+
+let counter = 0;
+
+interface RenderIslandOptions<P> {
+  name: string;
+  component: ComponentType<P>;
+  props: P;
+  assets: Assets;
+  load?: IslandLoad;
+  /** Render nothing on the server (for islands that only exist in the browser, e.g. a lazily opened panel). */
+  clientOnly?: boolean;
+}
+
+/**
+ * Server side of an island: renders the component as its own React root (own identifierPrefix so
+ * useId matches on hydration) inside <app-island>, and preloads its chunk unless it loads lazily.
+ */
+export function IslandRoot<P extends object>({ name, component: Component, props, assets, load = 'eager', clientOnly }: RenderIslandOptions<P>) {
+  const entry = assets.islands[name];
+  if (!entry) throw new Error(`Island ${name} is not in the build manifest: run "npm run build".`);
+  const prefix = `i${(counter = (counter + 1) % 1e9).toString(36)}-`;
+  const html = clientOnly ? '' : renderToString(<Component {...props} />, { identifierPrefix: prefix });
+  if (load === 'eager') {
+    preloadModule(entry.src, { as: 'script' });
+    for (const chunk of entry.imports) preloadModule(chunk, { as: 'script' });
+  }
+  return (
+    <app-island
+      data-name={name}
+      data-src={entry.src}
+      data-prefix={prefix}
+      data-props={JSON.stringify(props)}
+      data-load={load === 'eager' ? undefined : load}
+      data-client-only={clientOnly ? '' : undefined}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
+}
+
+/** <Island name="ServerTable" props={…}/>: a registered island with typed, JSON-only props. */
+export function Island<N extends IslandName>(props: { name: N; props: IslandProps<N>; load?: IslandLoad; clientOnly?: boolean }) {
+  const c = useRequestContext<AppEnv>();
+  return (
+    <IslandRoot
+      name={props.name}
+      component={islands[props.name] as ComponentType<IslandProps<N>>}
+      props={props.props}
+      assets={c.var.deps.assets}
+      load={props.load}
+      clientOnly={props.clientOnly}
+    />
+  );
+}
+
+declare module 'react' {
+  namespace JSX {
+    interface IntrinsicElements {
+      'app-island': React.DetailedHTMLProps<React.HTMLAttributes<HTMLElement>, HTMLElement>;
+    }
+  }
+}

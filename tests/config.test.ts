@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
+
+describe('config', () => {
+  it('has working defaults for npm start', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.appUrl).toBe('http://localhost:3000');
+    expect(c.dataDir).toBe('./data');
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.jobs).toBe('inline');
+    expect(c.schedules.healthChecks).toBe('*/5 * * * *');
+    expect(c.schedules.healthReport).toBe('0 7 * * *');
+    expect(c.secureCookies).toBe(false);
+  });
+
+  it('turns inline jobs off on PostgreSQL and reads every variable', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://u@127.0.0.1/db',
+      APP_URL: 'https://ops.example.com/',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      OPENAI_API_KEY: 'k',
+      GOOGLE_CLIENT_ID: 'g',
+      GOOGLE_CLIENT_SECRET: 's',
+      HEALTH_CHECK_CRON: 'off',
+    });
+    expect(c.jobs).toBe('off');
+    expect(c.appUrl).toBe('https://ops.example.com');
+    expect(c.secureCookies).toBe(true);
+    expect(c.openai?.model).toBe('gpt-4o-mini');
+    expect(c.google).toEqual({ clientId: 'g', clientSecret: 's' });
+    expect(c.schedules.healthChecks).toBe('off');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['APP_URL', 'not a url'],
+    ['JOBS', 'sometimes'],
+    ['LOG_LEVEL', 'loud'],
+    ['HEALTH_CHECK_CRON', 'often'],
+  ])('stops on a bad %s with one line naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+  });
+});

@@ -1,0 +1,66 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows, type Database } from '../../src/db/client';
+import { runMigrations } from '../../src/db/migrate';
+import { documents } from '../../src/db/schema';
+import { createTestDatabase, usingPostgres } from '../helpers/db';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+const expectedTables = [
+  'users',
+  'sessions',
+  'login_failures',
+  'user_preferences',
+  'team_members',
+  'documents',
+  'document_versions',
+  'document_shares',
+  'servers',
+  'server_documents',
+  'health_checks',
+  'api_tokens',
+  'ai_interactions',
+  'objects',
+  'mail_outbox',
+  'audit_log',
+  'job_runs',
+];
+
+describe(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {
+  it('create every table of both specs', async () => {
+    const rows = await queryRows<{ table_name: string }>(
+      database.db,
+      sql`select table_name from information_schema.tables where table_schema = current_schema()`,
+    );
+    expect(rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(expectedTables));
+  });
+
+  it('apply the spec defaults (version 1, unpublished, server status unknown, port 22)', async () => {
+    const [doc] = await database.db.insert(documents).values({ space: 'knowledge', title: 'T', content: 'C' }).returning();
+    expect(doc).toMatchObject({ version: 1, isPublished: false, isTemplate: false, tags: [] });
+    const [server] = await queryRows<{ status: string; monitor_port: number; environment: string }>(
+      database.db,
+      sql`insert into servers (name) values ('web-01') returning status, monitor_port, environment`,
+    );
+    expect(server).toEqual({ status: 'unknown', monitor_port: 22, environment: 'development' });
+  });
+
+  it('keep the weighted search vector up to date', async () => {
+    const [doc] = await database.db
+      .insert(documents)
+      .values({ space: 'documents', title: 'Patching guide', content: 'reboot the cluster', tags: ['wsus'] })
+      .returning();
+    expect(doc.searchVector).toContain("'patch':1A");
+    expect(doc.searchVector).toContain("'wsus'");
+    expect(doc.searchVector).toMatch(/'reboot':\d+C/);
+  });
+
+  it('are idempotent when run again', async () => {
+    await expect(runMigrations(database)).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasBrowser = existsSync(CHROMIUM);
+
+if (!hasBrowser) {
+  if (process.env.E2E_REQUIRED === '1') throw new Error(`E2E_REQUIRED=1 but no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  console.warn(`[e2e] skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+}
+
+/** Debian's Chromium, headless, with no network chatter. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A free loopback port (so APP_URL can be known before the app is built). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Serves a fetch handler on 127.0.0.1:port; returns a closer. */
+export function listen(fetch: (req: Request) => Response | Promise<Response>, port: number): Promise<{ server: ServerType; close(): Promise<void> }> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch, port, hostname: '127.0.0.1' }, () =>
+      resolve({ server, close: () => new Promise<void>((r) => server.close(() => r())) }),
+    );
+  });
+}
