@@ -45,6 +45,7 @@ export function createApp(deps: AppDeps) {
   app.use(renderer);
 
   app.route('/', homePages());
+  // Feature routes (one line each; keep this list in build order).
 
   app.notFound(renderNotFound);
   app.onError((err, c) => {

@@ -1,0 +1,27 @@
+import { desc } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { auditLog } from '../db/schema';
+
+export interface AuditEntry {
+  actorId?: string | null;
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Records who did what to which entity; pass a transaction to make it part of the change. */
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLog).values({
+    actorId: entry.actorId ?? null,
+    action: entry.action,
+    entityType: entry.entityType,
+    entityId: entry.entityId ?? null,
+    details: entry.details ?? {},
+  });
+}
+
+/** The newest audit events first. */
+export function recentAudit(db: Db, limit = 20) {
+  return db.select().from(auditLog).orderBy(desc(auditLog.createdAt)).limit(limit);
+}

@@ -1,0 +1,85 @@
+import type { ReactNode } from 'react';
+import type { BadgeColour } from './format';
+import { Icon, type IconName } from './icons';
+
+/** Shared server-side building blocks. Islands have their own (React in the browser). */
+
+export function Badge({ colour = 'neutral', outline, children }: { colour?: BadgeColour; outline?: boolean; children: ReactNode }) {
+  return <span className={`badge badge--${colour}${outline ? ' badge--outline' : ''}`}>{children}</span>;
+}
+
+export function EmptyState({ icon = 'file', title, text, children }: { icon?: IconName; title: string; text?: string; children?: ReactNode }) {
+  return (
+    <div className="empty-state">
+      <Icon name={icon} />
+      <p className="empty-state__title">{title}</p>
+      {text && <p className="empty-state__text">{text}</p>}
+      {children}
+    </div>
+  );
+}
+
+export function Card({ title, subtitle, actions, children, className }: { title?: ReactNode; subtitle?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <section className={`card${className ? ` ${className}` : ''}`}>
+      {(title || actions) && (
+        <header className="card__header">
+          <div>
+            {title && <h2 className="card__title">{title}</h2>}
+            {subtitle && <p className="card__subtitle">{subtitle}</p>}
+          </div>
+          {actions && <div className="row">{actions}</div>}
+        </header>
+      )}
+      <div className="card__body">{children}</div>
+    </section>
+  );
+}
+
+/** A native <dialog>; opened by any element with data-open-dialog={id}, or on load with openOnLoad. */
+export function Dialog({ id, title, wide, openOnLoad, children, footer }: { id: string; title: string; wide?: boolean; openOnLoad?: boolean; children: ReactNode; footer?: ReactNode }) {
+  return (
+    <dialog id={id} className={`dialog${wide ? ' dialog--wide' : ''}`} aria-labelledby={`${id}-title`} data-open-on-load={openOnLoad ? '' : undefined}>
+      <header className="dialog__header">
+        <h2 className="dialog__title" id={`${id}-title`}>
+          {title}
+        </h2>
+        <button type="button" className="icon-button" data-close-dialog aria-label="Close">
+          <Icon name="x" />
+        </button>
+      </header>
+      <div className="dialog__body">{children}</div>
+      {footer && <footer className="dialog__footer">{footer}</footer>}
+    </dialog>
+  );
+}
+
+/** A labelled form field with its error message (422 re-renders pass the error back). */
+export function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={htmlFor}>
+        {label}
+      </label>
+      {children}
+      {hint && <p className="field__hint">{hint}</p>}
+      {error && (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Banner({ variant, children }: { variant: 'error' | 'success' | 'info'; children: ReactNode }) {
+  return (
+    <div className={`banner banner--${variant}`} role={variant === 'error' ? 'alert' : 'status'}>
+      {children}
+    </div>
+  );
+}
+
+export function Skeleton({ className = 'skeleton--text' }: { className?: string }) {
+  return <div className={`skeleton ${className}`} aria-hidden="true" />;
+}
