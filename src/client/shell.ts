@@ -19,6 +19,9 @@ export function initShell(): void {
     const shell = document.querySelector<HTMLElement>('.shell[data-menu-open]');
     if (event.key === 'Escape' && shell) setMenu(shell, false);
   });
+  // Deep-link parameters are removed from the address after use: the server names the clean URL.
+  const clean = document.querySelector<HTMLElement>('[data-replace-url]');
+  if (clean) history.replaceState(history.state, '', clean.dataset.replaceUrl);
   // Dialogs rendered open by the server (e.g. a deep link or a 422 form) become modal.
   for (const dialog of document.querySelectorAll<HTMLDialogElement>('dialog[data-open-on-load]')) {
     if (!dialog.open) dialog.showModal();

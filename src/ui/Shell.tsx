@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { CurrentUser } from '../auth/sessions';
+import { AssistantLauncher } from '../ai/views/AssistantLauncher';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
 
@@ -25,6 +26,7 @@ export function Shell({ user, path, title, subtitle, collapsed, query, children 
           {children}
         </main>
       </div>
+      <AssistantLauncher />
     </div>
   );
 }
