@@ -1,0 +1,109 @@
+/**
+ * npm run bench: starts the app on seeded databases and prints, per page, the HTML and JavaScript shipped
+ * (gzip) and server latency p50/p95 at 10 concurrent requests. Embedded PGlite: 2,000 servers + 5,000 items.
+ * PostgreSQL (BENCH_DATABASE_URL, default the local server; a fresh database opshub_bench): 2,000 servers + 50,000 items.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { createApp } from '../../src/app';
+import { createSession } from '../../src/auth/sessions';
+import { loadConfig } from '../../src/config';
+import { openPglite, openPostgres, type Database } from '../../src/db/client';
+import { runMigrations } from '../../src/db/migrate';
+import { createLogger } from '../../src/http/logger';
+import { loadAssets } from '../../src/ui/assets';
+import { freePort } from '../helpers/browser';
+import { latency, pageWeight } from './measure';
+import { seedAdmin, seedDocuments, seedServers } from './seed';
+
+if (process.env.NODE_ENV !== 'production') throw new Error('run the bench with NODE_ENV=production (npm run bench does)');
+
+interface Target {
+  name: string;
+  path: string;
+  signedIn?: boolean;
+  /** Only weigh the page (HTML + JS), no latency run. */
+  weightOnly?: boolean;
+  budget?: string;
+}
+
+const pages: Target[] = [
+  { name: 'landing (signed out)', path: '/', signedIn: false },
+  { name: 'dashboard', path: '/', budget: 'JS ≤ 25 KiB; p95 ≤ 50 ms PG, ≤ 100 ms embedded' },
+  { name: 'knowledge base (grid)', path: '/knowledge-base', budget: 'JS ≤ 25 KiB' },
+  { name: 'knowledge base (list)', path: '/knowledge-base?view=list', budget: 'JS ≤ 25 KiB' },
+  { name: 'knowledge base (category)', path: '/knowledge-base?view=category', budget: 'JS ≤ 110 KiB' },
+  { name: 'documents', path: '/documents', budget: 'JS ≤ 25 KiB' },
+  { name: 'infrastructure', path: '/infrastructure', budget: 'JS ≤ 110 KiB' },
+  { name: 'editor (new knowledge item)', path: '/knowledge-base/new?type=knowledge-base', weightOnly: true, budget: 'JS ≤ 380 KiB' },
+  { name: 'Ops AI', path: '/ai', weightOnly: true },
+  { name: 'team', path: '/team', weightOnly: true },
+  { name: 'settings', path: '/settings', weightOnly: true },
+  { name: 'GET /api/servers', path: '/api/servers', budget: 'p95 ≤ 50 ms PG' },
+  { name: 'search: ordinary word', path: '/api/search?q=kerberos&limit=8', budget: 'p95 ≤ 30 ms PG' },
+  { name: 'search: common word', path: '/api/search?q=server&limit=8', budget: 'p95 ≤ 100 ms PG' },
+  { name: 'search: 3-letter prefix', path: '/api/search?q=rep&limit=8', budget: 'p95 ≤ 100 ms PG' },
+];
+
+async function runOn(label: string, database: Database, items: number) {
+  console.error(`[bench] ${label}: migrating and seeding 2,000 servers and ${items} items…`);
+  await runMigrations(database);
+  const admin = await seedAdmin(database.db);
+  await seedServers(database.db, 2000);
+  await seedDocuments(database.db, items, admin.id);
+  const { token } = await createSession(database.db, admin.id);
+
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({ ...process.env, APP_URL: url, LOG_LEVEL: 'silent', JOBS: 'off', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'opshub-bench-')) });
+  const assets = loadAssets();
+  const app = createApp({ config, database, db: database.db, logger: createLogger('silent'), assets, secret: 'bench-secret-bench-secret-bench-secret-0000' });
+  const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
+
+  const rows: string[] = [];
+  for (const page of pages) {
+    const headers: Record<string, string> = page.signedIn === false ? {} : { Cookie: `ops_session=${token}` };
+    const res = await fetch(url + page.path, { headers });
+    const body = await res.text();
+    if (res.status !== 200) {
+      rows.push(`| ${page.name} | \`${page.path}\` | — | — | — | — | — | not available (${res.status}) |`);
+      continue;
+    }
+    const isHtml = res.headers.get('content-type')?.includes('text/html');
+    const weight = isHtml ? pageWeight(body, assets) : undefined;
+    const timing = page.weightOnly ? undefined : await latency(url + page.path, headers);
+    rows.push(
+      `| ${page.name} | \`${page.path}\` | ${weight?.html ?? '—'} | ${weight?.initialJs ?? '—'} | ${weight?.allJs ?? '—'} | ${timing?.p50 ?? '—'} | ${timing?.p95 ?? '—'} | ${page.budget ?? ''}${timing?.failures ? ` (${timing.failures} failed)` : ''} |`,
+    );
+  }
+  server.close();
+  console.log(`\n### ${label}: 2,000 servers, ${items.toLocaleString('en')} items\n`);
+  console.log('| page | path | HTML gzip | JS up front (gzip) | JS in all (gzip) | p50 ms | p95 ms | budget |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+}
+
+async function freshPostgres(url: string): Promise<Database> {
+  const admin = openPostgres(url, { max: 1 });
+  await admin.sql!.unsafe('drop database if exists opshub_bench with (force)');
+  await admin.sql!.unsafe('create database opshub_bench');
+  await admin.close();
+  const target = new URL(url);
+  target.pathname = '/opshub_bench';
+  return openPostgres(target.toString(), { max: 10 });
+}
+
+const only = process.argv[2];
+if (only !== 'postgres') {
+  const embedded = await openPglite(mkdtempSync(path.join(tmpdir(), 'opshub-bench-db-')));
+  await runOn('Embedded PGlite', embedded, 5000);
+  await embedded.close();
+}
+if (only !== 'pglite') {
+  const pg = await freshPostgres(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  await runOn('PostgreSQL 15', pg, 50_000);
+  await pg.close();
+}
+process.exit(0);
