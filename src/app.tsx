@@ -13,6 +13,7 @@ import { appSecureHeaders } from './http/secure-headers';
 import { sessionCookieName, sessionLoader } from './http/session';
 import { staticRoutes } from './http/static';
 import { renderer } from './ui/renderer';
+import { accountRoutes } from './auth/routes';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps) {
 
   app.route('/', homePages());
   // Feature routes (one line each; keep this list in build order).
+  app.route('/', accountRoutes());
 
   app.notFound(renderNotFound);
   app.onError((err, c) => {

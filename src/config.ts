@@ -23,6 +23,8 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Ops Hub <ops-hub@localhost>'),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
+  /** Tests point Google sign-in at a loopback OIDC provider; production keeps the default. */
+  GOOGLE_ISSUER: optionalUrl,
   OIDC_ISSUER: optionalUrl,
   OIDC_CLIENT_ID: optionalText,
   OIDC_CLIENT_SECRET: optionalText,
@@ -59,6 +61,8 @@ function toConfig(env: z.infer<typeof schema>) {
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }
         : undefined,
+    /** Google's OpenID issuer (GOOGLE_ISSUER overrides it only for tests against a loopback provider). */
+    googleIssuer: env.GOOGLE_ISSUER ?? 'https://accounts.google.com',
     oidc:
       env.OIDC_ISSUER && env.OIDC_CLIENT_ID
         ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET }

@@ -5,6 +5,7 @@
  */
 import { initShell } from './shell';
 import { showToast, type ToastDetail } from './toast';
+import './forms'; // show/hide password toggles (accounts)
 
 type Unmount = () => void;
 type IslandModule = { default: (el: HTMLElement, props: object, prefix: string, clientOnly: boolean) => Unmount };
@@ -53,14 +54,19 @@ function schedule(el: HTMLElement): void {
     idle(() => void mount(el));
   } else if (load === 'interaction') {
     const trigger = document.querySelector<HTMLElement>(`[data-island-trigger="${el.dataset.name}"]`) ?? el;
-    const go = () => {
+    // Focus or hover only fetches the chunk; the click mounts (a link trigger then stays on the page).
+    const prefetch = () => void import(el.dataset.src!).catch(() => {});
+    const go = (event: Event) => {
+      event.preventDefault();
       trigger.removeEventListener('click', go);
-      trigger.removeEventListener('focusin', go);
+      trigger.removeEventListener('focusin', prefetch);
+      trigger.removeEventListener('pointerenter', prefetch);
       el.hidden = false;
       void mount(el).then(() => el.dispatchEvent(new CustomEvent('island:activate', { bubbles: true })));
     };
     trigger.addEventListener('click', go);
-    trigger.addEventListener('focusin', go);
+    trigger.addEventListener('focusin', prefetch, { once: true });
+    trigger.addEventListener('pointerenter', prefetch, { once: true });
   } else {
     void mount(el);
   }

@@ -1,0 +1,73 @@
+import { Hono, type Context } from 'hono';
+import { renderToString } from 'react-dom/server';
+import type { AppEnv } from '../app-env';
+import { AppError } from '../http/errors';
+import { requirePageUser } from '../http/session';
+import { triggerToast } from '../http/toast';
+import { deliverMailSoon } from '../mail/kick';
+import { userIdParam } from './schemas';
+import { decideUser, listPendingUsers, type Decision } from './service';
+import { AccessDenied, PendingUsersRegion } from './views/ApprovalPage';
+
+type C = Context<AppEnv>;
+const TITLE = 'User Approvals';
+const SUBTITLE = 'Review and approve new account requests';
+
+const doneBanners: Record<string, string> = { approved: 'User Approved', rejected: 'User Rejected' };
+const pastTense = { approve: 'approved', reject: 'rejected' } as const;
+
+function denied(c: C) {
+  c.status(403);
+  if (c.req.header('hx-request')) {
+    triggerToast(c, 'Access Denied', 'You do not have permission to access this page.', 'error');
+    return c.body(null);
+  }
+  return c.render(<AccessDenied />, { title: TITLE, subtitle: SUBTITLE });
+}
+
+async function decide(c: C, decision: Decision) {
+  if (c.var.user!.role !== 'admin') return denied(c);
+  const isHx = !!c.req.header('hx-request');
+  const failTitle = decision === 'approve' ? 'Approval Failed' : 'Rejection Failed';
+  const parsed = userIdParam.safeParse({ id: c.req.param('id') });
+  try {
+    if (!parsed.success) throw new AppError(400, 'Invalid user id', 'validation_error');
+    const { name } = await decideUser(c.var.deps.db, c.var.deps.config.appUrl, c.var.user!, parsed.data.id, decision);
+    deliverMailSoon(c.var.deps);
+    if (!isHx) return c.redirect(`/admin/approval?done=${pastTense[decision]}`, 303);
+    triggerToast(c, decision === 'approve' ? 'User Approved' : 'User Rejected', `${name} has been ${pastTense[decision]}.`);
+    return c.html(renderToString(<PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} />));
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    c.status(err.status);
+    if (isHx) {
+      triggerToast(c, failTitle, err.message, 'error');
+      return c.body(null);
+    }
+    const banner = { variant: 'error' as const, text: `${failTitle}: ${err.message}` };
+    return c.render(<PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} banner={banner} />, { title: TITLE, subtitle: SUBTITLE });
+  }
+}
+
+/** /admin/approval: the pending list for admins, the Access Denied card for everyone else. */
+export function adminPages() {
+  const app = new Hono<AppEnv>();
+  app.use('/admin/*', requirePageUser());
+  app.use('/admin', requirePageUser());
+
+  app.get('/admin/approval', async (c) => {
+    if (c.var.user!.role !== 'admin') return denied(c);
+    const done = doneBanners[c.req.query('done') ?? ''];
+    const users = await listPendingUsers(c.var.deps.db);
+    return c.render(
+      <>
+        {done && <span hidden data-replace-url="/admin/approval" />}
+        <PendingUsersRegion users={users} banner={done ? { variant: 'success', text: done } : null} />
+      </>,
+      { title: TITLE, subtitle: SUBTITLE },
+    );
+  });
+  app.post('/admin/approval/:id/approve', (c) => decide(c, 'approve'));
+  app.post('/admin/approval/:id/reject', (c) => decide(c, 'reject'));
+  return app;
+}

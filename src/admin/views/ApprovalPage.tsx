@@ -1,0 +1,135 @@
+import { Fragment } from 'react';
+import { Badge, Banner, Card, EmptyState } from '../../ui/components';
+import { relativeTime } from '../../ui/format';
+import { Icon } from '../../ui/icons';
+import { roleLabel } from '../../ui/Sidebar';
+import type { PendingUser } from '../service';
+
+const nameOf = (u: PendingUser) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
+const providerLabel = (p: string) => ({ local: 'Email', google: 'Google', oidc: 'SSO' })[p] ?? p;
+
+/** A confirm dialog whose form works with htmx (swap the list) and without it (POST, 303 back). */
+function ConfirmDialog({ user, decision }: { user: PendingUser; decision: 'approve' | 'reject' }) {
+  const id = `${decision}-${user.id}`;
+  const action = `/admin/approval/${user.id}/${decision}`;
+  const approve = decision === 'approve';
+  return (
+    <dialog id={id} className="dialog" aria-labelledby={`${id}-title`}>
+      <form method="post" action={action} hx-post={action} hx-target="#pending-users" hx-swap="outerHTML">
+        <header className="dialog__header">
+          <h2 className="dialog__title" id={`${id}-title`}>
+            {approve ? 'Approve User' : 'Reject User'}
+          </h2>
+          <button type="button" className="icon-button" data-close-dialog aria-label="Close">
+            <Icon name="x" />
+          </button>
+        </header>
+        <div className="dialog__body">
+          <p>
+            {approve
+              ? `Are you sure you want to approve ${nameOf(user)} (${user.email})? They will be able to sign in.`
+              : `Are you sure you want to reject ${nameOf(user)} (${user.email})? They will not be able to sign in.`}
+          </p>
+        </div>
+        <footer className="dialog__footer">
+          <button type="button" className="btn btn--secondary" data-close-dialog>
+            Cancel
+          </button>
+          <button type="submit" className={`btn ${approve ? 'btn--primary' : 'btn--danger'}`}>
+            {approve ? 'Approve' : 'Reject'}
+          </button>
+        </footer>
+      </form>
+    </dialog>
+  );
+}
+
+function PendingRow({ user, now }: { user: PendingUser; now: Date }) {
+  return (
+    <tr>
+      <td>
+        <div className="approval-user">
+          <span className="approval-user__name">{nameOf(user)}</span>
+          <span className="muted small">{roleLabel(user.role)}</span>
+        </div>
+      </td>
+      <td>{user.email}</td>
+      <td>
+        <Badge outline>{providerLabel(user.authProvider)}</Badge>
+      </td>
+      <td title={user.createdAt}>{relativeTime(user.createdAt, now)}</td>
+      <td>
+        <div className="row approval-status">
+          <Badge colour="yellow">Pending</Badge>
+          {user.isEmailVerified && <Badge colour="green">Verified</Badge>}
+        </div>
+      </td>
+      <td>
+        <div className="row approval-actions">
+          <button type="button" className="btn btn--primary btn--sm" data-open-dialog={`approve-${user.id}`} aria-label={`Approve ${nameOf(user)}`}>
+            <Icon name="check" />
+            Approve
+          </button>
+          <button type="button" className="btn btn--danger btn--sm" data-open-dialog={`reject-${user.id}`} aria-label={`Reject ${nameOf(user)}`}>
+            <Icon name="x" />
+            Reject
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** The list region (count, table or "All caught up!", dialogs); htmx swaps it after each decision. */
+export function PendingUsersRegion({ users, now = new Date(), banner }: { users: PendingUser[]; now?: Date; banner?: { variant: 'success' | 'error'; text: string } | null }) {
+  const count = users.length;
+  return (
+    <div id="pending-users" className="stack approval">
+      {banner && <Banner variant={banner.variant}>{banner.text}</Banner>}
+      <Card title="Pending Approvals" subtitle={<span className="approval-count">{`${count} ${count === 1 ? 'user' : 'users'} pending approval`}</span>}>
+        {count === 0 ? (
+          <EmptyState icon="check" title="All caught up!" text="There are no users waiting for approval." />
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">User</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Auth Provider</th>
+                  <th scope="col">Requested</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.map((u) => (
+                  <PendingRow key={u.id} user={u} now={now} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      {users.map((u) => (
+        <Fragment key={u.id}>
+          <ConfirmDialog user={u} decision="approve" />
+          <ConfirmDialog user={u} decision="reject" />
+        </Fragment>
+      ))}
+    </div>
+  );
+}
+
+/** Non-admins (or a failed load) see this card instead of the list. */
+export function AccessDenied({ message }: { message?: string }) {
+  return (
+    <Card className="access-denied">
+      <EmptyState icon="shield" title="Access Denied" text={message || 'You do not have permission to access this page.'}>
+        <a className="btn btn--secondary" href="/">
+          Back to Dashboard
+        </a>
+      </EmptyState>
+    </Card>
+  );
+}

@@ -1,0 +1,147 @@
+import { Hono, type Context } from 'hono';
+import { renderToString } from 'react-dom/server';
+import type { AppEnv } from '../app-env';
+import { AppError } from '../http/errors';
+import { setSessionCookie } from '../http/session';
+import { deliverMailSoon } from '../mail/kick';
+import { clientIp } from './client-ip';
+import { safeNext } from './next';
+import { requestPasswordReset, RESET_DONE_MESSAGE, resetPassword } from './recovery';
+import { fieldErrors, forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from './schemas';
+import { loginWithPassword, registerUser, verifyEmail } from './service';
+import { ApprovalPendingPage } from './views/ApprovalPendingPage';
+import { LoginPage, loginBanner } from './views/LoginPage';
+import { ForgotPasswordPage, ResetPasswordPage } from './views/PasswordPages';
+import { CheckEmailPage, RegisterPage } from './views/RegisterPage';
+import { VerifyEmailPage, type VerifyState } from './views/VerifyEmailPage';
+
+type C = Context<AppEnv>;
+
+/** Form fields as strings (files ignored). */
+async function formFields(c: C): Promise<Record<string, string>> {
+  const body = await c.req.parseBody();
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+const page = (c: C, view: React.ReactElement, title: string, status: 200 | 400 | 401 | 403 | 409 | 422 | 429 = 200) => {
+  c.status(status);
+  return c.render(view, { title, bare: true });
+};
+
+const hasSso = (c: C) => !!c.var.deps.config.oidc;
+
+async function loginPost(c: C) {
+  const form = await formFields(c);
+  const next = safeNext(form.next);
+  const parsed = loginSchema.safeParse(form);
+  if (!parsed.success) {
+    return page(c, <LoginPage email={form.email} errors={fieldErrors(parsed.error)} next={next} sso={hasSso(c)} />, 'Sign In', 422);
+  }
+  try {
+    const { session } = await loginWithPassword(c.var.deps.db, parsed.data, { ip: clientIp(c), userAgent: c.req.header('user-agent') });
+    setSessionCookie(c, session.token);
+    return c.redirect(next, 303);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+    const banner = { variant: 'error' as const, text: err.message };
+    return page(c, <LoginPage email={form.email} banner={banner} next={next} sso={hasSso(c)} />, 'Sign In', err.status as 401);
+  }
+}
+
+async function registerPost(c: C) {
+  const form = await formFields(c);
+  const values = { firstName: form.firstName, lastName: form.lastName, email: form.email };
+  const parsed = registerSchema.safeParse(form);
+  if (!parsed.success) return page(c, <RegisterPage values={values} errors={fieldErrors(parsed.error)} sso={hasSso(c)} />, 'Register', 422);
+  try {
+    await registerUser(c.var.deps.db, c.var.deps.config.appUrl, parsed.data);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status !== 409) throw err;
+    return page(c, <RegisterPage values={values} errors={{ email: err.message }} sso={hasSso(c)} />, 'Register', 422);
+  }
+  deliverMailSoon(c.var.deps);
+  return c.redirect('/register?sent=1', 303);
+}
+
+/** Runs the e-mail verification; the page's result state. */
+async function verifyState(c: C, token: string | undefined): Promise<VerifyState> {
+  if (!token) return { kind: 'missing' };
+  try {
+    const result = await verifyEmail(c.var.deps.db, c.var.deps.config.appUrl, token);
+    deliverMailSoon(c.var.deps);
+    return { kind: 'success', result };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return { kind: 'error', message: err.message };
+  }
+}
+
+async function resetPost(c: C) {
+  const form = await formFields(c);
+  const parsed = resetPasswordSchema.safeParse(form);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    const banner = errors.token ? { variant: 'error' as const, text: errors.token } : null;
+    return page(c, <ResetPasswordPage token={form.token} errors={errors} banner={banner} />, 'Reset Password', 422);
+  }
+  try {
+    await resetPassword(c.var.deps.db, parsed.data);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return page(c, <ResetPasswordPage token={form.token} banner={{ variant: 'error', text: err.message }} />, 'Reset Password', 400);
+  }
+  return c.redirect(`/login?success=password_reset&message=${encodeURIComponent(RESET_DONE_MESSAGE)}`, 303);
+}
+
+/** The public account pages (spec §2): forms POST and redirect (303); invalid input re-renders with 422. */
+export function authPages() {
+  const app = new Hono<AppEnv>();
+
+  app.get('/login', (c) => {
+    const next = safeNext(c.req.query('next'));
+    if (c.var.user) return c.redirect(next);
+    const q = c.req.query();
+    return page(c, <LoginPage banner={loginBanner(q)} email={q.email} next={next} sso={hasSso(c)} />, 'Sign In');
+  });
+  app.post('/login', loginPost);
+
+  app.get('/register', (c) => {
+    if (c.var.user) return c.redirect('/');
+    if (c.req.query('sent')) return page(c, <CheckEmailPage />, 'Check Your Email');
+    return page(c, <RegisterPage values={{ email: c.req.query('email') }} sso={hasSso(c)} />, 'Register');
+  });
+  app.post('/register', registerPost);
+
+  app.get('/verify-email', (c) => {
+    const token = c.req.query('token');
+    const state: VerifyState = token ? { kind: 'loading', token } : { kind: 'missing' };
+    return page(c, <VerifyEmailPage state={state} />, 'Verify Email');
+  });
+  app.get('/verify-email/confirm', async (c) => {
+    const state = await verifyState(c, c.req.query('token'));
+    const status = state.kind === 'error' ? 400 : 200;
+    // htmx swaps only 2xx answers: the fragment is always 200, the full page carries the real status.
+    if (c.req.header('hx-request')) return c.html(renderToString(<VerifyEmailPage state={state} />));
+    return page(c, <VerifyEmailPage state={state} />, 'Verify Email', status);
+  });
+
+  app.get('/approval-pending', (c) => page(c, <ApprovalPendingPage />, 'Approval Pending'));
+
+  app.get('/forgot-password', (c) => page(c, <ForgotPasswordPage sent={!!c.req.query('sent')} />, 'Forgot Password'));
+  app.post('/forgot-password', async (c) => {
+    const form = await formFields(c);
+    const parsed = forgotPasswordSchema.safeParse(form);
+    if (!parsed.success) return page(c, <ForgotPasswordPage email={form.email} error={fieldErrors(parsed.error).email} />, 'Forgot Password', 422);
+    await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, parsed.data.email);
+    deliverMailSoon(c.var.deps);
+    return c.redirect('/forgot-password?sent=1', 303);
+  });
+
+  app.get('/reset-password', (c) => page(c, <ResetPasswordPage token={c.req.query('token')} />, 'Reset Password'));
+  app.post('/reset-password', resetPost);
+
+  return app;
+}

@@ -1,0 +1,114 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
+import { AppError, badRequest, conflict, forbidden, tooManyRequests } from '../http/errors';
+import {
+  lockAndCheckFirstAccount,
+  notifyAdminsOfPendingAccount,
+  publicUser,
+  queueVerificationMail,
+  statusAfterVerification,
+  type PublicUser,
+  type UserRow,
+} from './accounts';
+import { hashPassword, verifyDummyPassword, verifyPassword } from './password';
+import type { LoginInput, RegisterInput } from './schemas';
+import { createSession } from './sessions';
+import { clearFailures, recordFailure, throttledFor, throttleKeys } from './throttle';
+import { generateToken, hashToken } from './tokens';
+
+const HOUR_MS = 60 * 60 * 1000;
+export const VERIFY_TTL_MS = 24 * HOUR_MS;
+
+/** Registers an account (the first one on an empty database becomes admin) and queues its verification e-mail. */
+export async function registerUser(db: Db, appUrl: string, input: RegisterInput): Promise<{ user: PublicUser }> {
+  const password = await hashPassword(input.password);
+  const token = generateToken();
+  const tokenHash = hashToken(token);
+  const user = await db.transaction(async (tx) => {
+    const first = await lockAndCheckFirstAccount(tx);
+    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
+    if (taken) throw conflict('An account with this email already exists.', 'email_taken');
+    const [created] = await tx
+      .insert(users)
+      .values({
+        email: input.email,
+        password,
+        passwordUpdatedAt: new Date(),
+        firstName: input.firstName,
+        lastName: input.lastName,
+        role: first ? 'admin' : 'user',
+        authProvider: 'local',
+        emailVerificationToken: tokenHash,
+        emailVerificationExpires: new Date(Date.now() + VERIFY_TTL_MS),
+      })
+      .returning();
+    await queueVerificationMail(tx, appUrl, created, token, tokenHash);
+    return created;
+  });
+  return { user: publicUser(user) };
+}
+
+export interface VerifyResult {
+  status: UserRow['accountStatus'];
+  message: string;
+}
+
+const verifyMessages: Record<string, string> = {
+  pending_approval: 'Your email has been verified. Your account is now awaiting admin approval.',
+  active: 'Your email has been verified. You can now sign in.',
+};
+
+/** Confirms an e-mail address with a single-use token (24 h); the account then awaits approval or is active. */
+export async function verifyEmail(db: Db, appUrl: string, token: string): Promise<VerifyResult> {
+  const tokenHash = hashToken(token);
+  return db.transaction(async (tx) => {
+    const [u] = await tx.select().from(users).where(eq(users.emailVerificationToken, tokenHash)).for('update').limit(1);
+    if (!u || !u.emailVerificationExpires || u.emailVerificationExpires.getTime() <= Date.now()) {
+      throw badRequest('This verification link is invalid or has expired.', 'invalid_token');
+    }
+    const status = u.accountStatus === 'pending_verification' ? statusAfterVerification(u) : u.accountStatus;
+    await tx
+      .update(users)
+      .set({ isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, accountStatus: status })
+      .where(eq(users.id, u.id));
+    if (status === 'pending_approval' && u.accountStatus !== 'pending_approval') await notifyAdminsOfPendingAccount(tx, appUrl, u);
+    return { status, message: verifyMessages[status] ?? 'Your email has been verified.' };
+  });
+}
+
+/** Why an account with the right password may not sign in yet (spec §8 texts and codes). */
+export const accountStateErrors: Record<string, { code: string; message: string }> = {
+  pending_verification: { code: 'email_not_verified', message: 'Please verify your email address before signing in. Check your inbox for the verification link.' },
+  pending_approval: { code: 'pending_approval', message: 'Your account is pending admin approval. Please wait for approval.' },
+  rejected: { code: 'account_rejected', message: 'Your account has been rejected. Please contact support.' },
+};
+const notApproved = { code: 'not_approved', message: 'Your account is not approved for login.' };
+
+/** 403 with the account-state code for a user who is not active. */
+export function accountStateError(status: string): AppError {
+  const e = accountStateErrors[status] ?? notApproved;
+  return forbidden(e.message, e.code);
+}
+
+export const INVALID_CREDENTIALS = 'Invalid email or password.';
+
+/**
+ * Password sign-in: throttled per account and per client address (429), the same 401 for an unknown
+ * e-mail and a wrong password (a dummy hash is checked for unknown e-mails), 403 + code for inactive accounts.
+ */
+export async function loginWithPassword(db: Db, input: LoginInput, client: { ip: string; userAgent?: string }) {
+  const keys = throttleKeys(input.email, client.ip);
+  const wait = await throttledFor(db, keys);
+  if (wait > 0) throw tooManyRequests(wait, 'Too many failed sign-in attempts. Please try again later.');
+  const [u] = await db.select().from(users).where(eq(users.email, input.email)).limit(1);
+  const ok = u?.password ? await verifyPassword(u.password, input.password) : await verifyDummyPassword(input.password);
+  if (!u || !ok) {
+    await recordFailure(db, keys);
+    throw new AppError(401, INVALID_CREDENTIALS, 'invalid_credentials');
+  }
+  if (u.accountStatus !== 'active') throw accountStateError(u.accountStatus);
+  await clearFailures(db, keys[0]);
+  const session = await createSession(db, u.id, { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) });
+  return { user: publicUser(u), session };
+}

@@ -1,0 +1,121 @@
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/auth/tokens';
+import { mailOutbox, sessions, users } from '../../src/db/schema';
+import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
+import { activate, clearThrottle, lastMailTo, login, PASSWORD, register, sessionCookie, tokenFrom, userByEmail } from './helpers';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp();
+  await register(t, 'reset@example.com');
+  await activate(t.db, 'reset@example.com');
+});
+afterAll(() => t.close());
+
+const forgot = (email: string) => t.app.request('/api/auth/forgot-password', jsonRequest('POST', { email }));
+const reset = (body: Record<string, string>) => t.app.request('/api/auth/reset-password', jsonRequest('POST', body));
+const outboxCount = async () => (await t.db.select({ n: count() }).from(mailOutbox))[0].n;
+
+async function requestToken(email = 'reset@example.com') {
+  await forgot(email);
+  return tokenFrom((await lastMailTo(t.db, email)).text, '/reset-password');
+}
+
+describe('forgot password', () => {
+  it('answers the same for known and unknown addresses, and e-mails only the known one', async () => {
+    const before = await outboxCount();
+    const unknown = await forgot('ghost@example.com');
+    expect(await outboxCount()).toBe(before);
+    const known = await forgot('reset@example.com');
+    expect(known.status).toBe(unknown.status);
+    expect(await known.json()).toEqual(await unknown.json());
+    expect(await outboxCount()).toBe(before + 1);
+    const mail = await lastMailTo(t.db, 'reset@example.com');
+    expect(mail.text).toContain(`${t.config.appUrl}/reset-password?token=`);
+    expect(mail.html).toContain(`${t.config.appUrl}/reset-password?token=`);
+    expect(mail.text).toContain('Ops Hub');
+  });
+
+  it('stores only the sha256 of the reset token, valid for 1 hour', async () => {
+    const token = await requestToken();
+    const u = await userByEmail(t.db, 'reset@example.com');
+    expect(u.passwordResetToken).toBe(hashToken(token));
+    const ttl = u.passwordResetExpires!.getTime() - Date.now();
+    expect(ttl).toBeGreaterThan(59 * 60e3);
+    expect(ttl).toBeLessThanOrEqual(60 * 60e3);
+  });
+
+  it('validates the e-mail', async () => {
+    expect((await forgot('nope')).status).toBe(400);
+  });
+});
+
+describe('reset password', () => {
+  it('validates with the spec messages', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ token: '', password: 'longenough', confirmPassword: 'longenough' }, 'Reset token is required'],
+      [{ token: 'x', password: 'short', confirmPassword: 'short' }, 'Password must be at least 8 characters'],
+      [{ token: 'x', password: 'longenough', confirmPassword: 'different1' }, "Passwords don't match"],
+    ];
+    for (const [body, message] of cases) {
+      const res = await reset(body);
+      expect(res.status).toBe(400);
+      expect((await res.json()).issues.map((i: { message: string }) => i.message)).toContain(message);
+    }
+  });
+
+  it('sets the new password, revokes every session, and works once', async () => {
+    await clearThrottle(t.db);
+    const cookie = sessionCookie(await login(t, 'reset@example.com', PASSWORD));
+    const token = await requestToken();
+    const res = await reset({ token, password: 'brand new secret', confirmPassword: 'brand new secret' });
+    expect(res.status).toBe(200);
+    expect((await res.json()).message).toMatch(/reset/);
+    const u = await userByEmail(t.db, 'reset@example.com');
+    expect(await t.db.select().from(sessions).where(eq(sessions.userId, u.id))).toHaveLength(0);
+    expect((await t.app.request('/api/auth/user', { headers: { Cookie: cookie } })).status).toBe(401);
+    expect((await login(t, 'reset@example.com', PASSWORD)).status).toBe(401);
+    expect((await login(t, 'reset@example.com', 'brand new secret')).status).toBe(200);
+    const again = await reset({ token, password: 'another secret', confirmPassword: 'another secret' });
+    expect(again.status).toBe(400);
+    expect((await again.json()).message).toBe('This password reset link is invalid or has expired.');
+  });
+
+  it('refuses an expired token (older than 1 hour)', async () => {
+    const token = await requestToken();
+    await t.db.update(users).set({ passwordResetExpires: new Date(Date.now() - 1000) }).where(eq(users.email, 'reset@example.com'));
+    expect((await reset({ token, password: 'brand new secret', confirmPassword: 'brand new secret' })).status).toBe(400);
+  });
+
+  it('works through the pages without JavaScript', async () => {
+    const form = (body: Record<string, string>) => ({
+      method: 'POST',
+      headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(body),
+    });
+    const sent = await t.app.request('/forgot-password', form({ email: 'reset@example.com' }));
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get('location')).toBe('/forgot-password?sent=1');
+    expect(await (await t.app.request('/forgot-password?sent=1')).text()).toContain('Check Your Email');
+    const bad = await t.app.request('/forgot-password', form({ email: 'nope' }));
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('Invalid email address');
+
+    const token = tokenFrom((await lastMailTo(t.db, 'reset@example.com')).text, '/reset-password');
+    const page = await (await t.app.request(`/reset-password?token=${token}`)).text();
+    expect(page).toContain('Choose a new password');
+    expect(await (await t.app.request('/reset-password')).text()).toContain('Invalid Link');
+    const mismatch = await t.app.request('/reset-password', form({ token, password: 'page secret 1', confirmPassword: 'page secret 2' }));
+    expect(mismatch.status).toBe(422);
+    expect(await mismatch.text()).toContain('Passwords don&#x27;t match');
+    const done = await t.app.request('/reset-password', form({ token, password: 'page secret 1', confirmPassword: 'page secret 1' }));
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toMatch(/^\/login\?success=password_reset&message=/);
+    const loginPage = await (await t.app.request(done.headers.get('location')!)).text();
+    expect(loginPage).toContain('Your password has been reset. Please sign in with your new password.');
+    const reused = await t.app.request('/reset-password', form({ token, password: 'page secret 3', confirmPassword: 'page secret 3' }));
+    expect(reused.status).toBe(400);
+    expect(await reused.text()).toContain('This password reset link is invalid or has expired.');
+  });
+});
