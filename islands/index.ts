@@ -1,4 +1,7 @@
 import type { ComponentProps, ComponentType } from 'react';
+import CategoryView from './CategoryView';
+import ServerTable from './ServerTable';
+import VersionHistory from './VersionHistory';
 
 /** JSON-only values: anything else (Date, functions, class instances) is a compile error in island props. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json | undefined };
@@ -7,7 +10,11 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
  * The island registry: file name = island name. A test checks this matches the files in islands/.
  * Features add their islands here as they land.
  */
-export const islands = {} satisfies Record<string, ComponentType<any>>;
+export const islands = {
+  CategoryView,
+  ServerTable,
+  VersionHistory,
+} satisfies Record<string, ComponentType<any>>;
 
 export type IslandName = keyof typeof islands;
 export type IslandProps<N extends IslandName> = ComponentProps<(typeof islands)[N]> & { [key: string]: Json | undefined };

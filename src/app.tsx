@@ -13,7 +13,10 @@ import { appSecureHeaders } from './http/secure-headers';
 import { sessionCookieName, sessionLoader } from './http/session';
 import { staticRoutes } from './http/static';
 import { renderer } from './ui/renderer';
+import { serverRoutes } from './servers/routes';
 import { accountRoutes } from './auth/routes';
+import { knowledgeRoutes } from './knowledge/routes';
+import { searchRoutes } from './search/routes';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 
@@ -48,6 +51,9 @@ export function createApp(deps: AppDeps) {
   app.route('/', homePages());
   // Feature routes (one line each; keep this list in build order).
   app.route('/', accountRoutes());
+  app.route('/', knowledgeRoutes());
+  app.route('/', searchRoutes());
+  app.route('/', serverRoutes());
 
   app.notFound(renderNotFound);
   app.onError((err, c) => {

@@ -1,0 +1,260 @@
+import { flexRender, getCoreRowModel, getPaginationRowModel, getSortedRowModel, useReactTable, type PaginationState, type SortingState, type VisibilityState } from '@tanstack/react-table';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { ENVIRONMENTS, matchesServer, type Server, type ServerFilters } from '../src/servers/fields';
+import { api } from './_lib/api';
+import { ColumnMenu } from './_lib/servers/ColumnMenu';
+import { serverColumns } from './_lib/servers/columns';
+import { Icon } from './_lib/servers/icons';
+import { Pager } from './_lib/servers/Pager';
+import { defaultVisibility, filtersUrl, loadVisibility, saveVisibility, type Filters } from './_lib/servers/prefs';
+import { ServerDialog } from './_lib/servers/ServerDialog';
+import { toast } from './_lib/toast';
+
+const STATUS_FILTERS = ['online', 'warning', 'offline', 'maintenance'] as const;
+export const PAGE_SIZE = 50;
+
+export interface ServerTableProps {
+  servers: Server[];
+  /** Linked documents per server id. */
+  docCounts: Record<string, number>;
+  filters: Filters;
+  /** ?server={id}: the row to highlight. */
+  highlightId: string | null;
+  /** ?create=server: open the add dialog. */
+  openCreate: boolean;
+  /** ?page= (1-based) for readers without JavaScript; the highlighted row's page wins. */
+  page: number;
+}
+
+/** The 0-based page to show first: the highlighted row's page, else the requested one. */
+function firstPage(props: ServerTableProps): number {
+  const rows = props.servers.filter((s) => matchesServer(s, props.filters as ServerFilters));
+  const at = props.highlightId ? rows.findIndex((s) => s.id === props.highlightId) : -1;
+  const last = Math.max(0, Math.ceil(rows.length / PAGE_SIZE) - 1);
+  return at >= 0 ? Math.floor(at / PAGE_SIZE) : Math.min(Math.max(0, props.page - 1), last);
+}
+
+/** The Infrastructure screen's server table: search, filters, sorting, columns, row actions, add/edit dialog. */
+export default function ServerTable(props: ServerTableProps) {
+  const [servers, setServers] = useState(props.servers);
+  const [filters, setFilters] = useState<Filters>(props.filters);
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const [pagination, setPagination] = useState<PaginationState>(() => ({ pageIndex: firstPage(props), pageSize: PAGE_SIZE }));
+  const [visibility, setVisibility] = useState<VisibilityState>(defaultVisibility);
+  const [dialog, setDialog] = useState<{ server: Server | null } | null>(props.openCreate ? { server: null } : null);
+  const [highlight, setHighlight] = useState(props.highlightId);
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const docCounts = props.docCounts;
+  const hydrated = useRef(false);
+  const filtersRef = useRef(filters);
+  filtersRef.current = filters;
+
+  useEffect(() => {
+    setVisibility(loadVisibility());
+    if (props.openCreate) history.replaceState(history.state, '', filtersUrl(filters));
+    if (!props.highlightId) return;
+    const id = props.highlightId;
+    const scroll = setTimeout(() => document.querySelector(`tr[data-row-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: 'center', behavior: 'smooth' }), 500);
+    const clear = setTimeout(() => {
+      setHighlight(null);
+      history.replaceState(history.state, '', filtersUrl(filtersRef.current));
+    }, 5000);
+    return () => {
+      clearTimeout(scroll);
+      clearTimeout(clear);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!hydrated.current) {
+      hydrated.current = true;
+      return;
+    }
+    const url = new URL(location.href);
+    const server = url.searchParams.get('server');
+    const extra: Record<string, string> = server ? { server } : {};
+    history.replaceState(history.state, '', filtersUrl(filters, extra));
+    setPagination((p) => ({ ...p, pageIndex: 0 }));
+  }, [filters]);
+
+  const rows = useMemo(() => servers.filter((s) => matchesServer(s, filters as ServerFilters)), [servers, filters]);
+
+  const actions = {
+    busyId,
+    edit: (s: Server) => setDialog({ server: s }),
+    check: async (s: Server) => {
+      setBusyId(s.id);
+      try {
+        const updated = await api<Server>('POST', `/api/servers/${s.id}/health-check`);
+        setServers((list) => list.map((x) => (x.id === updated.id ? updated : x)));
+        toast('Health Check Complete', 'Server metrics updated successfully.');
+      } catch {
+        toast('Health Check Failed', 'Failed to perform health check. Please try again.', 'error');
+      } finally {
+        setBusyId(null);
+      }
+    },
+    remove: async (s: Server) => {
+      if (!window.confirm('Are you sure you want to delete this server?')) return;
+      try {
+        await api('DELETE', `/api/servers/${s.id}`);
+        setServers((list) => list.filter((x) => x.id !== s.id));
+        toast('Success', 'Server deleted successfully.');
+      } catch {
+        toast('Error', 'Failed to delete server. Please try again.', 'error');
+      }
+    },
+  };
+  const columns = useMemo(() => serverColumns(actions, docCounts), [busyId, docCounts]);
+
+  const table = useReactTable({
+    data: rows,
+    columns,
+    state: { sorting, columnVisibility: visibility, pagination },
+    onSortingChange: setSorting,
+    onPaginationChange: setPagination,
+    autoResetPageIndex: false,
+    getPaginationRowModel: getPaginationRowModel(),
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getRowId: (s) => s.id,
+    sortDescFirst: false,
+  });
+
+  function changeVisibility(next: VisibilityState) {
+    setVisibility(next);
+    saveVisibility(next);
+  }
+
+  async function refresh() {
+    try {
+      setServers(await api<Server[]>('GET', '/api/servers'));
+      toast('Refreshed', 'Server data has been refreshed.');
+    } catch {
+      toast('Error', 'Failed to refresh server data. Please try again.', 'error');
+    }
+  }
+
+  function saved(s: Server, created: boolean) {
+    setServers((list) => (created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x))).sort((a, b) => a.name.localeCompare(b.name)));
+    setDialog(null);
+  }
+
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setFilters((f) => ({ ...f, [k]: e.target.value }));
+  const filtering = !!(filters.q.trim() || filters.environment || filters.status);
+
+  return (
+    <div className="server-table">
+      <form className="toolbar" method="get" action="/infrastructure" role="search" onSubmit={(e) => e.preventDefault()}>
+        <input className="input" type="search" name="q" value={filters.q} onChange={set('q')} placeholder="Search servers..." aria-label="Search servers" />
+        <select className="select" name="environment" value={filters.environment} onChange={set('environment')} aria-label="Filter by environment">
+          <option value="">All Environments</option>
+          {ENVIRONMENTS.map((e) => (
+            <option key={e} value={e}>
+              {e}
+            </option>
+          ))}
+        </select>
+        <select className="select" name="status" value={filters.status} onChange={set('status')} aria-label="Filter by status">
+          <option value="">All Statuses</option>
+          {STATUS_FILTERS.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <noscript>
+          <button type="submit" className="btn">
+            Apply
+          </button>
+        </noscript>
+        <span className="spacer" />
+        <button type="button" className="btn" onClick={refresh}>
+          <Icon name="refresh" /> Refresh
+        </button>
+        <ColumnMenu
+          visibility={visibility}
+          onToggle={(id, on) => changeVisibility({ ...visibility, [id]: on })}
+          onReset={() => {
+            changeVisibility(defaultVisibility());
+            toast('Reset', 'Column visibility reset to default.');
+          }}
+        />
+        <button type="button" className="btn btn--primary" onClick={() => setDialog({ server: null })}>
+          <Icon name="plus" /> Add Server
+        </button>
+      </form>
+
+      <section className="card">
+        <header className="card__header">
+          <h2 className="card__title">Servers ({rows.length})</h2>
+        </header>
+        {rows.length === 0 ? (
+          <div className="empty-state">
+            <Icon name="server" />
+            {filtering ? (
+              <>
+                <p className="empty-state__title">No servers found</p>
+                <p className="empty-state__text">Try adjusting your search or filter criteria</p>
+              </>
+            ) : (
+              <>
+                <p className="empty-state__title">No servers configured</p>
+                <p className="empty-state__text">Get started by adding your first server</p>
+                <button type="button" className="btn btn--primary" onClick={() => setDialog({ server: null })}>
+                  <Icon name="plus" /> Add Your First Server
+                </button>
+              </>
+            )}
+          </div>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                {table.getHeaderGroups().map((g) => (
+                  <tr key={g.id}>
+                    {g.headers.map((h) => {
+                      const sorted = h.column.getIsSorted();
+                      return (
+                        <th key={h.id} data-column={h.column.id} aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}>
+                          {h.column.getCanSort() ? (
+                            <button type="button" onClick={h.column.getToggleSortingHandler()}>
+                              {flexRender(h.column.columnDef.header, h.getContext())}
+                              <Icon name={sorted === 'asc' ? 'up' : sorted === 'desc' ? 'down' : 'sort'} />
+                            </button>
+                          ) : (
+                            flexRender(h.column.columnDef.header, h.getContext())
+                          )}
+                        </th>
+                      );
+                    })}
+                  </tr>
+                ))}
+              </thead>
+              <tbody>
+                {table.getRowModel().rows.map((r) => (
+                  <tr key={r.id} data-row-id={r.id} data-highlight={highlight === r.id ? '' : undefined}>
+                    {r.getVisibleCells().map((cell) => (
+                      <td key={cell.id} data-column={cell.column.id}>
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager
+              pageIndex={pagination.pageIndex}
+              pageCount={table.getPageCount()}
+              total={rows.length}
+              pageSize={PAGE_SIZE}
+              href={(i) => filtersUrl(filters, i > 0 ? { page: String(i + 1) } : {})}
+              onPage={(i) => setPagination((p) => ({ ...p, pageIndex: i }))}
+            />
+          </div>
+        )}
+      </section>
+      {dialog && <ServerDialog key={dialog.server?.id ?? 'new'} server={dialog.server} onClose={() => setDialog(null)} onSaved={saved} />}
+    </div>
+  );
+}

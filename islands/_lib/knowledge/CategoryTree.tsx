@@ -1,0 +1,54 @@
+import type { MouseEvent } from 'react';
+import type { CategoryGroup } from './types';
+
+export interface CategoryTreeProps {
+  groups: CategoryGroup[];
+  selectedId: string | null;
+  query: string;
+  onSelect: (id: string) => void;
+}
+
+/** Groups sorted alphabetically, "Uncategorized" last, each with its count; items link to their preview. */
+export function CategoryTree({ groups, selectedId, query, onSelect }: CategoryTreeProps) {
+  const sorted = [...groups].sort((a, b) => (a.name === '' ? 1 : b.name === '' ? -1 : a.name.localeCompare(b.name)));
+  const open = (e: MouseEvent, id: string) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    onSelect(id);
+  };
+  if (!sorted.length) return <p className="muted kb-split__empty">No items found</p>;
+  return (
+    <ul className="tree" aria-label="Categories">
+      {sorted.map((g) => {
+        const label = g.name || 'Uncategorized';
+        const hasSelected = g.items.some((i) => i.id === selectedId);
+        return (
+          <li key={label}>
+            <details className="tree__group" open={hasSelected || sorted.length === 1 || undefined}>
+              <summary>
+                <span>{label}</span>
+                <span className="badge badge--neutral">{g.count}</span>
+              </summary>
+              <ul>
+                {g.items.map((i) => (
+                  <li key={i.id}>
+                    <a className="tree__item" href={`/knowledge-base?${query}${query ? '&' : ''}doc=${i.id}`} aria-current={i.id === selectedId} onClick={(e) => open(e, i.id)}>
+                      {i.title}
+                    </a>
+                  </li>
+                ))}
+                {g.items.length < g.count && (
+                  <li>
+                    <a className="tree__item small" href={`/knowledge-base?view=category&category=${encodeURIComponent(g.name || 'Uncategorized')}`}>
+                      Show all {g.count}
+                    </a>
+                  </li>
+                )}
+              </ul>
+            </details>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,98 @@
+import { useRef, useState } from 'react';
+import { kbTypeLabels, kbTypeOf } from '../../../src/knowledge/labels';
+import { relativeTime } from '../../../src/ui/format';
+import VersionHistory from '../../VersionHistory';
+import { api } from '../api';
+import { toast } from '../toast';
+import type { Item } from '../../../src/knowledge/schemas';
+import type { PreviewItem } from './types';
+
+export interface ItemPreviewProps {
+  item: PreviewItem | null;
+  now: string;
+  loading: boolean;
+  onDeleted: (id: string) => void;
+  onRestored: (item: Item) => void;
+}
+
+/** The right pane: title, type, category, version, age, excerpt, tags, rendered content, Edit / Delete / Version History. */
+export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemPreviewProps) {
+  const confirm = useRef<HTMLDialogElement>(null);
+  const [deleting, setDeleting] = useState(false);
+  if (!item) return <p className="muted kb-split__empty">{loading ? 'Loading…' : 'Select a document to preview'}</p>;
+
+  async function remove(id: string) {
+    setDeleting(true);
+    try {
+      await api('DELETE', `/api/knowledge-base/${id}`);
+      confirm.current?.close();
+      toast('Success', 'Knowledge base item deleted successfully.');
+      onDeleted(id);
+    } catch {
+      toast('Error', 'Failed to delete knowledge base item. Please try again.', 'error');
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  return (
+    <article className="kb-preview" aria-busy={loading} aria-label="Preview">
+      <header className="kb-preview__header">
+        <h2 className="kb-preview__title">{item.title}</h2>
+        <div className="row small">
+          <span className="badge badge--neutral">{kbTypeLabels[kbTypeOf(item.templateType)]}</span>
+          {item.isTemplate && <span className="badge badge--purple">Template</span>}
+          {item.category && <span className="badge badge--blue">{item.category}</span>}
+          <span className="muted">
+            {`v${item.version} · Updated `}
+            <time dateTime={item.updatedAt}>{relativeTime(item.updatedAt, new Date(now))}</time>
+          </span>
+        </div>
+        <div className="row">
+          <a className="btn btn--primary btn--sm" href={`/knowledge-base/${item.id}/edit`}>
+            Edit
+          </a>
+          <VersionHistory key={`${item.id}-${item.version}`} base="/api/knowledge-base" id={item.id} currentVersion={item.version} onRestored={onRestored} />
+          <button type="button" className="btn btn--danger btn--sm" onClick={() => confirm.current?.showModal()}>
+            Delete
+          </button>
+        </div>
+      </header>
+      {item.excerpt && <p className="kb-preview__excerpt muted">{item.excerpt}</p>}
+      {item.tags.length > 0 && (
+        <ul className="tag-list" aria-label="Tags">
+          {item.tags.map((t) => (
+            <li key={t} className="badge badge--outline">
+              {t}
+            </li>
+          ))}
+        </ul>
+      )}
+      {item.servers && item.servers.length > 0 && (
+        <p className="small">
+          Linked servers:{' '}
+          {item.servers.map((s, i) => (
+            <span key={s.id}>
+              {i > 0 && ', '}
+              <a href={`/infrastructure?server=${s.id}`}>{s.name}</a>
+            </span>
+          ))}
+        </p>
+      )}
+      <div className="prose kb-preview__content" dangerouslySetInnerHTML={{ __html: item.html }} />
+      <dialog ref={confirm} className="dialog" aria-label="Delete item">
+        <div className="dialog__body">
+          <p>{`Are you sure you want to delete "${item.title}"? This action cannot be undone.`}</p>
+        </div>
+        <footer className="dialog__footer">
+          <button type="button" className="btn btn--secondary" onClick={() => confirm.current?.close()}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn--danger" disabled={deleting} onClick={() => void remove(item.id)}>
+            Delete
+          </button>
+        </footer>
+      </dialog>
+    </article>
+  );
+}

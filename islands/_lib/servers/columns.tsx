@@ -1,0 +1,100 @@
+import type { ColumnDef } from '@tanstack/react-table';
+import { environmentColour, formatDateTime, statusColour } from '../../../src/ui/format';
+import { uptimeText, type Server } from '../../../src/servers/fields';
+import { Icon } from './icons';
+
+export interface RowActions {
+  edit(s: Server): void;
+  check(s: Server): void;
+  remove(s: Server): void;
+  busyId: string | null;
+}
+
+const pct = (v: number | null | undefined) => `${Math.round(v ?? 0)}%`;
+const text = (v: string | null) => v ?? '—';
+
+function Usage({ value }: { value: number }) {
+  return (
+    <span className="server-usage">
+      <span>{pct(value)}</span>
+      <span className="progress" aria-hidden="true">
+        <span style={{ width: `${Math.min(100, Math.max(0, value ?? 0))}%` }} />
+      </span>
+    </span>
+  );
+}
+
+/** The server table's columns (ids = spec §9 column keys). */
+export function serverColumns(actions: RowActions, docCounts: Record<string, number>): ColumnDef<Server>[] {
+  return [
+    {
+      id: 'server',
+      header: 'Server',
+      accessorFn: (s) => s.name.toLowerCase(),
+      cell: ({ row: { original: s } }) => (
+        <div className="server-cell">
+          <span className="server-cell__name">{s.name}</span>
+          <span className="muted small">{s.ipAddress ?? s.hostname ?? ''}</span>
+          {docCounts[s.id] ? <span className="muted small">{docCounts[s.id] === 1 ? '1 runbook' : `${docCounts[s.id]} runbooks`}</span> : null}
+        </div>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      accessorFn: (s) => s.status,
+      cell: ({ row: { original: s } }) => (
+        <span className={`badge badge--${statusColour(s.status)}`}>
+          <span className={`status-dot status-dot--${statusColour(s.status) === 'neutral' ? 'grey' : statusColour(s.status)}`} /> {s.status}
+        </span>
+      ),
+    },
+    {
+      id: 'environment',
+      header: 'Environment',
+      accessorFn: (s) => s.environment,
+      cell: ({ row: { original: s } }) => <span className={`badge badge--${environmentColour(s.environment)}`}>{s.environment}</span>,
+    },
+    { id: 'cpu', header: 'CPU', accessorFn: (s) => s.cpuUsage ?? 0, cell: ({ row: { original: s } }) => <Usage value={s.cpuUsage} /> },
+    { id: 'memory', header: 'Memory', accessorFn: (s) => s.memoryUsage ?? 0, cell: ({ row: { original: s } }) => <Usage value={s.memoryUsage} /> },
+    {
+      id: 'uptime',
+      header: 'Uptime',
+      accessorFn: (s) => s.uptime ?? 0,
+      cell: ({ row: { original: s } }) => uptimeText(s, (iso) => formatDateTime(iso)),
+    },
+    { id: 'os', header: 'OS', accessorFn: (s) => s.operatingSystem ?? '', cell: ({ row }) => text(row.original.operatingSystem) },
+    { id: 'serverType', header: 'Type', accessorFn: (s) => s.serverType ?? '', cell: ({ row }) => text(row.original.serverType) },
+    { id: 'location', header: 'Location', accessorFn: (s) => s.serverLocation ?? '', cell: ({ row }) => text(row.original.serverLocation) },
+    { id: 'primaryFunction', header: 'Primary Function', accessorFn: (s) => s.primaryFunction ?? '', cell: ({ row }) => text(row.original.primaryFunction) },
+    { id: 'team', header: 'Team', accessorFn: (s) => s.teamOwner ?? '', cell: ({ row }) => text(row.original.teamOwner) },
+    {
+      id: 'actions',
+      header: 'Actions',
+      enableSorting: false,
+      cell: ({ row: { original: s } }) => (
+        <div className="server-actions">
+          <button type="button" className="icon-button" aria-label={`Edit ${s.name}`} title="Edit" onClick={() => actions.edit(s)}>
+            <Icon name="edit" />
+          </button>
+          <a className="icon-button" href={`/infrastructure/${s.id}`} aria-label={`View ${s.name}`} title="View">
+            <Icon name="eye" />
+          </a>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Run health check on ${s.name}`}
+            title="Health check"
+            disabled={actions.busyId === s.id}
+            onClick={() => actions.check(s)}
+          >
+            <Icon name="activity" />
+          </button>
+          <button type="button" className="icon-button" aria-label={`Delete ${s.name}`} title="Delete" onClick={() => actions.remove(s)}>
+            <Icon name="trash" />
+          </button>
+        </div>
+      ),
+    },
+  ];
+}

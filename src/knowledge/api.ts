@@ -1,0 +1,77 @@
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app-env';
+import { badRequest, notFound } from '../http/errors';
+import { requireUser } from '../http/session';
+import { validate } from '../http/validate';
+import { renderMarkdown } from '../markdown/render';
+import { linkedServers } from './linked-servers';
+import { documentInput, kbTypes, type Space } from './schemas';
+import { createItem, deleteItem, getItem, listItems, listVersions, recentKnowledge, restoreVersion, updateItem } from './service';
+
+const listFilters = z.object({
+  q: z.string().max(200).optional(),
+  type: z.enum(kbTypes).optional(),
+  category: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(5000).optional(),
+});
+const recentQuery = z.object({ limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1, 'limit must be between 1 and 50.').max(50, 'limit must be between 1 and 50.').default(5) });
+const restoreBody = z.object({ version: z.number().int().positive().optional() });
+
+const isAdmin = (c: Context<AppEnv>) => c.var.user?.role === 'admin';
+
+/** Optional JSON body of a restore ({version}); an empty body is fine. */
+async function readRestoreBody(c: Context<AppEnv>) {
+  const text = await c.req.text();
+  if (!text.trim()) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw badRequest('The body is not valid JSON.');
+  }
+  return restoreBody.parse(json);
+}
+
+/** The JSON routes of one space under its base path (spec §7). */
+function spaceApi(space: Space) {
+  const app = new Hono<AppEnv>();
+  app.use('*', requireUser());
+  app.get('/', validate('query', listFilters), async (c) => c.json(await listItems(c.var.deps.db, space, c.req.valid('query'))));
+  app.post('/', validate('json', documentInput), async (c) =>
+    c.json(await createItem(c.var.deps.db, space, c.req.valid('json'), c.var.user!.id), 201),
+  );
+  app.get('/:id', async (c) => {
+    const item = await getItem(c.var.deps.db, space, c.req.param('id'));
+    if (!item) throw notFound('Item not found.');
+    if (c.req.query('include') !== 'html') return c.json(item);
+    return c.json({ ...item, html: renderMarkdown(item.content), servers: await linkedServers(c.var.deps.db, item.id) });
+  });
+  app.put('/:id', validate('json', documentInput), async (c) =>
+    c.json(await updateItem(c.var.deps.db, space, c.req.param('id'), c.req.valid('json'), c.var.user!.id)),
+  );
+  app.delete('/:id', async (c) => {
+    await deleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user!.id);
+    return c.json({ message: space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.' });
+  });
+  app.get('/:id/versions', async (c) =>
+    c.json(await listVersions(c.var.deps.db, space, c.req.param('id'), { includeDeleted: isAdmin(c) })),
+  );
+  app.post('/:id/restore/:versionId', async (c) => {
+    const { version } = await readRestoreBody(c);
+    const { id, versionId } = c.req.param();
+    return c.json(await restoreVersion(c.var.deps.db, space, id, versionId, c.var.user!.id, { isAdmin: isAdmin(c), version }));
+  });
+  return app;
+}
+
+/** /api/documents, /api/knowledge-base (+ /recent). */
+export function knowledgeApi() {
+  const app = new Hono<AppEnv>();
+  app.get('/api/knowledge-base/recent', requireUser(), validate('query', recentQuery), async (c) =>
+    c.json(await recentKnowledge(c.var.deps.db, c.req.valid('query').limit)),
+  );
+  app.route('/api/documents', spaceApi('documents'));
+  app.route('/api/knowledge-base', spaceApi('knowledge'));
+  return app;
+}

@@ -1,0 +1,201 @@
+import { and, asc, desc, eq, ilike, isNotNull, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { documents, documentVersions, users } from '../db/schema';
+import { recordAudit } from '../audit/service';
+import { conflict, notFound } from '../http/errors';
+import type { DocumentInput, Item, KbType, Space } from './schemas';
+import { authorColumns, itemColumns, snapshotOf, toItem, type ItemRow } from './rows';
+
+export { listVersions, restoreVersion } from './versions';
+
+export interface ListFilters {
+  q?: string;
+  type?: KbType;
+  category?: string;
+  limit?: number;
+  /** Leave out content and formModel (list screens do not show them). */
+  summary?: boolean;
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+const asDb = (tx: Tx) => tx as unknown as Db;
+
+/** Fields an input sets on the row (undefined = keep, on update). */
+function fieldsOf(input: DocumentInput) {
+  return {
+    title: input.title,
+    content: input.content,
+    excerpt: input.excerpt,
+    technology: input.technology,
+    domain: input.domain,
+    category: input.category?.trim() || (input.category === undefined ? undefined : null),
+    tags: input.tags ? [...new Set(input.tags.filter(Boolean))] : undefined,
+    isPublished: input.isPublished,
+    isTemplate: input.isTemplate,
+    templateType: input.templateType,
+    attachedImages: input.attachedImages,
+    formModel: input.formModel,
+  };
+}
+
+/** Writes one document_versions row for the row as it now is. */
+export async function writeVersion(db: Db, row: ItemRow, actorId: string | null, changeLog: string): Promise<void> {
+  await db.insert(documentVersions).values({
+    documentId: row.id,
+    version: row.version,
+    title: row.title,
+    content: row.content,
+    snapshot: snapshotOf(row),
+    authorId: actorId,
+    changeLog,
+  });
+}
+
+/** Creates an item at version 1 with its first version row ("Created"). */
+export async function createItem(db: Db, space: Space, input: DocumentInput, actorId: string | null): Promise<Item> {
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(documents)
+      .values({ ...fieldsOf(input), space, authorId: actorId, version: 1 })
+      .returning(itemColumns);
+    await writeVersion(asDb(tx), row, actorId, 'Created');
+    return row.id;
+  });
+  return (await getItem(db, space, id))!;
+}
+
+/** Updates an item: 409 when input.version is stale (nothing changes); version + 1 and a version row. */
+export async function updateItem(db: Db, space: Space, id: string, input: DocumentInput, actorId: string | null): Promise<Item> {
+  await db.transaction(async (tx) => {
+    const current = await lockRow(asDb(tx), space, id);
+    if (input.version !== undefined && input.version !== current.version) {
+      throw conflict(`This item was changed by someone else (now version ${current.version}, your edit was based on version ${input.version}). Reload it and try again.`);
+    }
+    const [row] = await tx
+      .update(documents)
+      .set({ ...fieldsOf(input), version: current.version + 1, updatedAt: new Date() })
+      .where(eq(documents.id, id))
+      .returning(itemColumns);
+    await writeVersion(asDb(tx), row, actorId, 'Updated');
+  });
+  return (await getItem(db, space, id))!;
+}
+
+/** The row of a live (or, with includeDeleted, any) item, locked for the transaction; 404 when absent. */
+export async function lockRow(db: Db, space: Space, id: string, includeDeleted = false): Promise<ItemRow & { deletedAt: Date | null }> {
+  if (!isUuid(id)) throw notFound('Item not found.');
+  const [row] = await db
+    .select({ ...itemColumns, deletedAt: documents.deletedAt })
+    .from(documents)
+    .where(and(eq(documents.id, id), eq(documents.space, space), includeDeleted ? undefined : isNull(documents.deletedAt)))
+    .for('update');
+  if (!row) throw notFound('Item not found.');
+  return row;
+}
+
+/** One item with its author, or null (deleted items only with includeDeleted). */
+export async function getItem(db: Db, space: Space, id: string, opts: { includeDeleted?: boolean } = {}): Promise<Item | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({ ...itemColumns, ...authorColumns })
+    .from(documents)
+    .leftJoin(users, eq(users.id, documents.authorId))
+    .where(and(eq(documents.id, id), eq(documents.space, space), opts.includeDeleted ? undefined : isNull(documents.deletedAt)));
+  return row ? toItem(row) : null;
+}
+
+const SPECIAL_TYPES = ['work_instruction', 'how_to_guide', 'build_document'] as const;
+
+function typeCondition(type: KbType | undefined): SQL | undefined {
+  if (!type) return undefined;
+  if (type === 'knowledge-base') return or(isNull(documents.templateType), notInArray(documents.templateType, [...SPECIAL_TYPES]));
+  const map = { 'work-instruction': 'work_instruction', 'how-to-guide': 'how_to_guide', 'build-document': 'build_document' } as const;
+  return eq(documents.templateType, map[type]);
+}
+
+/** Words of a search as a prefix tsquery ("patch serv" → patch:* & serv:*); only letters and digits reach it. */
+export function prefixQuery(q: string): string | null {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 8) ?? [];
+  return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
+}
+
+/**
+ * Search on the list screens: word-prefix full-text search over title, excerpt, tags, category and content
+ * (GIN index); a search with no letters or digits falls back to a substring of the short fields.
+ */
+function searchCondition(q: string | undefined): SQL | undefined {
+  if (!q?.trim()) return undefined;
+  const ts = prefixQuery(q);
+  if (ts) return sql`${documents.searchVector} @@ to_tsquery('english', ${ts})`;
+  const pattern = `%${q.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  return or(ilike(documents.title, pattern), ilike(documents.excerpt, pattern), ilike(documents.category, pattern));
+}
+
+function categoryCondition(category: string | undefined): SQL | undefined {
+  if (!category) return undefined;
+  if (category === 'Uncategorized') return or(isNull(documents.category), eq(documents.category, ''));
+  return eq(documents.category, category);
+}
+
+/** Live items of a space, newest first, filtered by search text, type and category. */
+export async function listItems(db: Db, space: Space, filters: ListFilters = {}): Promise<Item[]> {
+  const columns = filters.summary ? { ...itemColumns, content: sql<string>`''`, formModel: sql<null>`null` } : itemColumns;
+  const rows = await db
+    .select({ ...columns, ...authorColumns })
+    .from(documents)
+    .leftJoin(users, eq(users.id, documents.authorId))
+    .where(filterWhere(space, filters))
+    .orderBy(desc(documents.updatedAt))
+    .limit(filters.limit ?? 5000);
+  return rows.map(toItem);
+}
+
+function filterWhere(space: Space, filters: ListFilters): SQL | undefined {
+  return and(eq(documents.space, space), isNull(documents.deletedAt), typeCondition(filters.type), categoryCondition(filters.category), searchCondition(filters.q));
+}
+
+/** How many live items match the filters. */
+export async function countItems(db: Db, space: Space, filters: ListFilters = {}): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(documents).where(filterWhere(space, filters));
+  return Number(row?.n ?? 0);
+}
+
+/** Item counts per category for the filters ('' = Uncategorized). */
+export async function categoryCounts(db: Db, space: Space, filters: ListFilters = {}): Promise<{ name: string; count: number }[]> {
+  const name = sql<string>`coalesce(nullif(${documents.category}, ''), '')`;
+  const rows = await db.select({ name, count: sql<number>`count(*)::int` }).from(documents).where(filterWhere(space, filters)).groupBy(name);
+  return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
+}
+
+/** The distinct categories of a space's live items, alphabetical. */
+export async function listCategories(db: Db, space: Space): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ category: documents.category })
+    .from(documents)
+    .where(and(eq(documents.space, space), isNull(documents.deletedAt), isNotNull(documents.category), sql`${documents.category} <> ''`))
+    .orderBy(asc(documents.category));
+  return rows.map((r) => r.category!);
+}
+
+/** Soft delete: sets deleted_at (versions stay restorable for admins) and records an audit event. */
+export async function deleteItem(db: Db, space: Space, id: string, actorId: string | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await lockRow(asDb(tx), space, id);
+    await tx.update(documents).set({ deletedAt: new Date() }).where(eq(documents.id, id));
+    await recordAudit(asDb(tx), {
+      actorId,
+      action: space === 'knowledge' ? 'knowledge.delete' : 'document.delete',
+      entityType: space === 'knowledge' ? 'knowledge_item' : 'document',
+      entityId: id,
+      details: { title: row.title, version: row.version },
+    });
+  });
+}
+
+/** The newest knowledge items with their authors (dashboard). */
+export async function recentKnowledge(db: Db, limit = 5): Promise<Item[]> {
+  return listItems(db, 'knowledge', { limit: Math.min(Math.max(1, limit), 50) });
+}
+
+/** True for a canonical uuid (anything else is a 404, never a database error). */
+export const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);

@@ -1,0 +1,86 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { documents, documentVersions, users } from '../db/schema';
+import { recordAudit } from '../audit/service';
+import { conflict, notFound } from '../http/errors';
+import type { Item, Space, VersionItem } from './schemas';
+import { itemColumns, snapshotOf } from './rows';
+import { getItem, isUuid, lockRow, writeVersion } from './service';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+const asDb = (tx: Tx) => tx as unknown as Db;
+
+function authorName(first: string | null, last: string | null, email: string | null): string {
+  return [first, last].filter(Boolean).join(' ') || email || 'Unknown';
+}
+
+/** Every version of an item, newest first (404 when the item is absent; deleted ones only with includeDeleted). */
+export async function listVersions(db: Db, space: Space, id: string, opts: { includeDeleted?: boolean } = {}): Promise<VersionItem[]> {
+  const item = await getItem(db, space, id, opts);
+  if (!item) throw notFound('Item not found.');
+  const rows = await db
+    .select({
+      id: documentVersions.id,
+      version: documentVersions.version,
+      title: documentVersions.title,
+      content: documentVersions.content,
+      createdAt: documentVersions.createdAt,
+      changeLog: documentVersions.changeLog,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+    })
+    .from(documentVersions)
+    .leftJoin(users, eq(users.id, documentVersions.authorId))
+    .where(eq(documentVersions.documentId, id))
+    .orderBy(desc(documentVersions.version));
+  return rows.map((r) => ({
+    id: r.id,
+    version: r.version,
+    title: r.title,
+    content: r.content,
+    authorName: authorName(r.firstName, r.lastName, r.email),
+    createdAt: new Date(r.createdAt).toISOString(),
+    changeLog: r.changeLog,
+  }));
+}
+
+export interface RestoreOptions {
+  /** Admins may restore a deleted item (which undeletes it). */
+  isAdmin?: boolean;
+  /** The version the restore was based on; a stale one answers 409. */
+  version?: number;
+}
+
+/** Makes the item match an earlier version as a NEW version ("Restored from version N"); no version is rewritten. */
+export async function restoreVersion(db: Db, space: Space, id: string, versionId: string, actorId: string | null, opts: RestoreOptions = {}): Promise<Item> {
+  if (!isUuid(versionId)) throw notFound('Version not found.');
+  await db.transaction(async (tx) => {
+    const current = await lockRow(asDb(tx), space, id, !!opts.isAdmin);
+    if (opts.version !== undefined && opts.version !== current.version) {
+      throw conflict(`This item was changed by someone else (now version ${current.version}). Reload it and try again.`);
+    }
+    const [source] = await tx
+      .select()
+      .from(documentVersions)
+      .where(and(eq(documentVersions.id, versionId), eq(documentVersions.documentId, id)));
+    if (!source) throw notFound('Version not found.');
+    const snap = { ...snapshotOf(current), ...(source.snapshot as object) } as ReturnType<typeof snapshotOf>;
+    const [row] = await tx
+      .update(documents)
+      .set({ ...snap, title: source.title, content: source.content, version: current.version + 1, deletedAt: null, updatedAt: new Date() })
+      .where(eq(documents.id, id))
+      .returning(itemColumns);
+    await writeVersion(asDb(tx), row, actorId, `Restored from version ${source.version}`);
+    if (current.deletedAt) {
+      await recordAudit(asDb(tx), {
+        actorId,
+        action: space === 'knowledge' ? 'knowledge.undelete' : 'document.undelete',
+        entityType: space === 'knowledge' ? 'knowledge_item' : 'document',
+        entityId: id,
+        details: { fromVersion: source.version },
+      });
+    }
+  });
+  return (await getItem(db, space, id))!;
+}

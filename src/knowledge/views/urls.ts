@@ -1,0 +1,23 @@
+import type { KbType, ViewMode } from '../schemas';
+
+/** The filters of a list screen: every state is a URL. */
+export interface ListState {
+  q?: string;
+  type?: KbType;
+  category?: string;
+  view?: ViewMode;
+  limit?: number;
+}
+
+/** `/knowledge-base?q=…&view=…` with only the parameters that are set. */
+export function listUrl(path: string, state: ListState, extra: Record<string, string | number | undefined> = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries({ q: state.q, type: state.type, category: state.category, view: state.view, limit: state.limit, ...extra })) {
+    if (v !== undefined && v !== '') params.set(k, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** True when a search or filter narrows the list (the empty state says so). */
+export const isFiltering = (s: ListState) => !!(s.q || s.type || s.category);

@@ -1,0 +1,38 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { objects } from '../db/schema';
+import { conflict, forbidden, notFound } from '../http/errors';
+import type { ImageType } from './sniff';
+
+export type Visibility = 'public' | 'private';
+
+export interface StoredObject {
+  id: string;
+  contentType: string;
+  size: number;
+  data: Buffer;
+  visibility: Visibility;
+  ownerId: string | null;
+}
+
+/** Stores an uploaded image (private until its ACL is set); 409 when the id was already used. */
+export async function saveObject(db: Db, id: string, ownerId: string, type: ImageType, data: Uint8Array): Promise<void> {
+  const [existing] = await db.select({ id: objects.id }).from(objects).where(eq(objects.id, id));
+  if (existing) throw conflict('This upload URL has already been used.');
+  await db.insert(objects).values({ id, ownerId, contentType: type, size: data.byteLength, data: Buffer.from(data), visibility: 'private' });
+}
+
+/** Sets who may see an object; only its owner or an admin may. Returns its serving path. */
+export async function setVisibility(db: Db, id: string, visibility: Visibility, actor: { id: string; role: string }): Promise<string> {
+  const [row] = await db.select({ ownerId: objects.ownerId }).from(objects).where(eq(objects.id, id));
+  if (!row) throw notFound('Image not found.');
+  if (row.ownerId !== actor.id && actor.role !== 'admin') throw forbidden('You can only change your own images.');
+  await db.update(objects).set({ visibility }).where(eq(objects.id, id));
+  return `/objects/${id}`;
+}
+
+/** One stored object, or null. */
+export async function getObject(db: Db, id: string): Promise<StoredObject | null> {
+  const [row] = await db.select().from(objects).where(eq(objects.id, id));
+  return (row as StoredObject | undefined) ?? null;
+}

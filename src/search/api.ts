@@ -1,0 +1,16 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env';
+import { requireUser } from '../http/session';
+import { validate } from '../http/validate';
+import { searchQuery } from './schemas';
+import { search } from './service';
+
+/** GET /api/search?q=&limit=8: ranked knowledge items, documents and servers. */
+export function searchApi() {
+  const app = new Hono<AppEnv>();
+  app.get('/api/search', requireUser(), validate('query', searchQuery), async (c) => {
+    const { q, limit } = c.req.valid('query');
+    return c.json(await search(c.var.deps.db, q, limit));
+  });
+  return app;
+}

@@ -1,0 +1,27 @@
+import { Hono } from 'hono';
+import { renderToString } from 'react-dom/server';
+import type { AppEnv } from '../app-env';
+import { requirePageUser } from '../http/session';
+import { search } from './service';
+import { SearchPage } from './views/SearchPage';
+import { Suggestions } from './views/Suggestions';
+
+const queryOf = (raw: string | undefined) => (raw ?? '').slice(0, 200);
+
+/** GET /search (results page without JavaScript) and GET /search/suggest (the header list fragment). */
+export function searchPages() {
+  const app = new Hono<AppEnv>();
+  app.get('/search', requirePageUser(), async (c) => {
+    const q = queryOf(c.req.query('q'));
+    const results = await search(c.var.deps.db, q, 50);
+    return c.render(<SearchPage q={q} results={results} />, { title: 'Search', subtitle: 'Knowledge base, documents and servers' });
+  });
+  app.get('/search/suggest', async (c) => {
+    if (!c.var.user) return c.html('<p class="search-results__empty">Sign in to search.</p>', 401);
+    const q = queryOf(c.req.query('q'));
+    const results = await search(c.var.deps.db, q, 8);
+    c.header('Cache-Control', 'no-store');
+    return c.html(renderToString(<Suggestions q={q} results={results} />));
+  });
+  return app;
+}

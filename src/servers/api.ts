@@ -1,0 +1,118 @@
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env';
+import { badRequest, unauthorized } from '../http/errors';
+import { requireAdmin, requireUser } from '../http/session';
+import { validate } from '../http/validate';
+import { checkServer } from './health';
+import { cachedServerList } from './list-cache';
+import { documentLinkInput, metricsInput, serverFilters, serverInput, tokenInput } from './schemas';
+import {
+  createServer,
+  deleteServer,
+  isUuid,
+  linkDocument,
+  listServerDocuments,
+  listServers,
+  requireServer,
+  unlinkDocument,
+  updateMetrics,
+  updateServer,
+} from './service';
+import { createApiToken, listApiTokens, revokeApiToken, verifyApiToken } from './tokens';
+
+const actor = (c: Context<AppEnv>) => c.var.user?.id ?? null;
+
+/** Metrics accept a session or `Authorization: Bearer <api token>` (agents); revoked tokens are refused. */
+const sessionOrToken = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const header = c.req.header('authorization');
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match || !(await verifyApiToken(c.var.deps.db, match[1]))) throw unauthorized('Invalid or revoked API token.');
+    return next();
+  }
+  if (!c.var.user) throw unauthorized();
+  return next();
+};
+
+/** The whole list from the cache: 304 on a matching ETag, the stored gzip when the client takes it. */
+async function sendServerList(c: Context<AppEnv>): Promise<Response> {
+  const body = await cachedServerList(c.var.deps.db);
+  const headers: Record<string, string> = { ETag: body.etag, 'Cache-Control': 'private, no-cache', Vary: 'Accept-Encoding, Cookie' };
+  if (c.req.header('if-none-match') === body.etag) return new Response(null, { status: 304, headers });
+  headers['Content-Type'] = 'application/json';
+  if (/\bgzip\b(?!\s*;\s*q=0(?:\.0+)?\b)/i.test(c.req.header('accept-encoding') ?? '')) {
+    return new Response(new Uint8Array(body.gzip), { headers: { ...headers, 'Content-Encoding': 'gzip' } });
+  }
+  return new Response(body.json, { headers });
+}
+
+/** documentId from the JSON body or ?documentId= (DELETE). */
+async function documentIdOf(c: Context<AppEnv>): Promise<string> {
+  let id = c.req.query('documentId');
+  if (!id) {
+    const text = await c.req.text();
+    try {
+      id = text.trim() ? (JSON.parse(text) as { documentId?: string }).documentId : undefined;
+    } catch {
+      throw badRequest('The body is not valid JSON.');
+    }
+  }
+  if (!id || !isUuid(id)) throw badRequest('documentId must be a document id.');
+  return id;
+}
+
+function serversApi() {
+  const app = new Hono<AppEnv>();
+  app.put('/:id/metrics', sessionOrToken(), validate('json', metricsInput), async (c) =>
+    c.json(await updateMetrics(c.var.deps.db, c.req.param('id'), c.req.valid('json'), actor(c))),
+  );
+  app.use('*', requireUser());
+  app.get('/', validate('query', serverFilters), async (c) => {
+    const filters = c.req.valid('query');
+    if (filters.q || filters.environment || filters.status) return c.json(await listServers(c.var.deps.db, filters));
+    return sendServerList(c);
+  });
+  app.post('/', validate('json', serverInput), async (c) => c.json(await createServer(c.var.deps.db, c.req.valid('json'), actor(c)), 201));
+  app.get('/:id', async (c) => c.json(await requireServer(c.var.deps.db, c.req.param('id'))));
+  app.put('/:id', validate('json', serverInput), async (c) =>
+    c.json(await updateServer(c.var.deps.db, c.req.param('id'), c.req.valid('json'), actor(c))),
+  );
+  app.delete('/:id', async (c) => {
+    await deleteServer(c.var.deps.db, c.req.param('id'), actor(c));
+    return c.json({ message: 'Server deleted successfully.' });
+  });
+  app.post('/:id/health-check', async (c) => c.json(await checkServer(c.var.deps.db, c.req.param('id'), { actorId: actor(c) })));
+  app.get('/:id/documents', async (c) => {
+    const server = await requireServer(c.var.deps.db, c.req.param('id'));
+    return c.json(await listServerDocuments(c.var.deps.db, server.id));
+  });
+  app.post('/:id/documents', validate('json', documentLinkInput), async (c) => {
+    const { documentId, documentType } = c.req.valid('json');
+    return c.json(await linkDocument(c.var.deps.db, c.req.param('id'), documentId, documentType, actor(c)), 201);
+  });
+  app.delete('/:id/documents', async (c) => {
+    await unlinkDocument(c.var.deps.db, c.req.param('id'), await documentIdOf(c), actor(c));
+    return c.json({ message: 'Document unlinked.' });
+  });
+  return app;
+}
+
+function tokensApi() {
+  const app = new Hono<AppEnv>();
+  app.use('*', requireAdmin());
+  app.get('/', async (c) => c.json(await listApiTokens(c.var.deps.db)));
+  app.post('/', validate('json', tokenInput), async (c) => c.json(await createApiToken(c.var.deps.db, c.req.valid('json').name, c.var.user!.id), 201));
+  app.delete('/:id', async (c) => {
+    await revokeApiToken(c.var.deps.db, c.req.param('id'), c.var.user!.id);
+    return c.json({ message: 'Token revoked.' });
+  });
+  return app;
+}
+
+/** /api/servers… and /api/tokens… (issue #6). */
+export function serverApi() {
+  const app = new Hono<AppEnv>();
+  app.route('/api/servers', serversApi());
+  app.route('/api/tokens', tokensApi());
+  return app;
+}

@@ -1,0 +1,206 @@
+/**
+ * The zod-free half of the server schema: option lists, the Server JSON shape, the form rules and
+ * display helpers. Islands import this (zod would add ~60 KiB gzip to the infrastructure page);
+ * schemas.ts builds the zod schemas from the same rules and re-exports all of it.
+ */
+
+export const SERVER_STATUSES = ['online', 'warning', 'offline', 'maintenance', 'unknown'] as const;
+export const ENVIRONMENTS = ['production', 'staging', 'development'] as const;
+export type ServerStatus = (typeof SERVER_STATUSES)[number];
+export type ServerEnvironment = (typeof ENVIRONMENTS)[number];
+
+/** Spec §5: one parent and seven regional company domains. */
+export const DOMAINS = [
+  'corp.example.com',
+  'au.corp.example.com',
+  'nz.corp.example.com',
+  'uk.corp.example.com',
+  'ie.corp.example.com',
+  'sg.corp.example.com',
+  'my.corp.example.com',
+  'us.corp.example.com',
+] as const;
+export const NETWORK_ZONES = ['DMZ', 'Hosting Zone', 'Secure Zone'] as const;
+export const OPERATING_SYSTEMS = [
+  'Windows Server 2019',
+  'Windows Server 2022',
+  'Ubuntu 20.04 LTS',
+  'Ubuntu 22.04 LTS',
+  'Ubuntu 24.04 LTS',
+  'Red Hat Enterprise Linux 8',
+  'Red Hat Enterprise Linux 9',
+  'CentOS 8',
+  'CentOS 9',
+  'Debian 11',
+  'Debian 12',
+] as const;
+export const SERVER_TYPES = ['virtual', 'physical'] as const;
+export const HARDWARE_MODELS = ['Lenovo SR650 V1', 'Lenovo SR650 V2', 'Lenovo SR650 V3', 'Lenovo M5', 'Lenovo M4'] as const;
+
+/** Spec §9: table columns and which are shown by default. */
+export const SERVER_COLUMNS = [
+  { id: 'server', label: 'Server', visible: true },
+  { id: 'status', label: 'Status', visible: true },
+  { id: 'environment', label: 'Environment', visible: true },
+  { id: 'cpu', label: 'CPU', visible: true },
+  { id: 'memory', label: 'Memory', visible: true },
+  { id: 'uptime', label: 'Uptime', visible: true },
+  { id: 'os', label: 'OS', visible: false },
+  { id: 'serverType', label: 'Type', visible: false },
+  { id: 'location', label: 'Location', visible: false },
+  { id: 'primaryFunction', label: 'Primary Function', visible: false },
+  { id: 'team', label: 'Team', visible: false },
+  { id: 'actions', label: 'Actions', visible: true },
+] as const;
+export const COLUMNS_STORAGE_KEY = 'server-table-columns';
+
+/** A server as the API answers it (spec §3, camelCase, dates as ISO strings) plus monitorPort. */
+export type Server = {
+  id: string;
+  name: string;
+  hostname: string | null;
+  ipAddress: string | null;
+  domain: string | null;
+  network: string | null;
+  environment: ServerEnvironment;
+  operatingSystem: string | null;
+  serverType: string | null;
+  hardwareModel: string | null;
+  serverLocation: string | null;
+  primaryFunction: string | null;
+  secondaryFunction: string | null;
+  tertiaryFunction: string | null;
+  teamOwner: string | null;
+  keyContacts: string | null;
+  description: string | null;
+  notes: string | null;
+  status: ServerStatus;
+  cpuUsage: number;
+  memoryUsage: number;
+  diskUsage: number;
+  uptime: number;
+  lastHealthCheck: string | null;
+  managedBy: string | null;
+  monitorPort: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export const HOSTNAME = /^(?=.{1,255}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/;
+
+export interface ServerFilters {
+  q?: string;
+  environment?: ServerEnvironment;
+  status?: ServerStatus;
+}
+
+/** IPv4 dotted quad or IPv6 (with optional embedded IPv4), no zone ids. */
+export function isIp(value: string): boolean {
+  return isIpv4(value) || isIpv6(value);
+}
+
+function isIpv4(v: string): boolean {
+  const parts = v.split('.');
+  return parts.length === 4 && parts.every((p) => /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(p));
+}
+
+function isIpv6(v: string): boolean {
+  if (!/^[0-9a-fA-F:.]+$/.test(v) || v.split('::').length > 2) return false;
+  let groups = v.split(':');
+  const last = groups[groups.length - 1];
+  let need = 8;
+  if (last.includes('.')) {
+    if (!isIpv4(last)) return false;
+    groups = groups.slice(0, -1);
+    need = 6;
+  }
+  const filled = groups.filter((g) => g !== '');
+  if (!filled.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
+  if (v.includes('::')) return filled.length < need;
+  return groups.length === need;
+}
+
+/** The spec's search: name, IP, OS, functions, team, location, contacts (+ hostname, domain); then the filters. */
+export function matchesServer(s: Server, f: ServerFilters): boolean {
+  if (f.environment && s.environment !== f.environment) return false;
+  if (f.status && s.status !== f.status) return false;
+  const q = f.q?.trim().toLowerCase();
+  if (!q) return true;
+  const fields = [s.name, s.ipAddress, s.hostname, s.domain, s.operatingSystem, s.primaryFunction, s.secondaryFunction, s.tertiaryFunction, s.teamOwner, s.serverLocation, s.keyContacts];
+  return fields.some((v) => v?.toLowerCase().includes(q));
+}
+
+/** Spec §9: uptime as days and hours, else the last health check time, else N/A. */
+export function uptimeText(s: Pick<Server, 'uptime' | 'lastHealthCheck'>, formatTime: (iso: string) => string): string {
+  if (s.uptime > 0) {
+    const days = Math.floor(s.uptime / 86400);
+    const hours = Math.floor((s.uptime % 86400) / 3600);
+    return `${days}d ${hours}h`;
+  }
+  return s.lastHealthCheck ? formatTime(s.lastHealthCheck) : 'N/A';
+}
+
+/** Optional text fields of the server form: label and maximum length (name, hostname, ipAddress checked apart). */
+export const TEXT_LIMITS = {
+  domain: ['Domain', 100],
+  network: ['Network zone', 100],
+  operatingSystem: ['Operating system', 100],
+  serverType: ['Server type', 50],
+  hardwareModel: ['Hardware model', 100],
+  serverLocation: ['Location', 100],
+  primaryFunction: ['Primary function', 200],
+  secondaryFunction: ['Secondary function', 200],
+  tertiaryFunction: ['Tertiary function', 200],
+  teamOwner: ['Team owner', 100],
+  keyContacts: ['Key contacts', 2000],
+  description: ['Description', 5000],
+  notes: ['Notes', 5000],
+  managedBy: ['Managed by', 100],
+} as const satisfies Record<string, readonly [string, number]>;
+
+export const MESSAGES = {
+  nameRequired: 'Server name is required.',
+  nameLong: 'Server name must be at most 100 characters.',
+  hostname: 'Hostname must be a valid host name.',
+  ip: 'IP address must be a valid IPv4 or IPv6 address.',
+  environment: 'Environment must be production, staging or development.',
+  status: 'Status must be online, warning, offline, maintenance or unknown.',
+  port: 'Monitor port must be between 1 and 65535.',
+  portNumber: 'Monitor port must be a number.',
+  portWhole: 'Monitor port must be a whole number.',
+  tooLong: (label: string, max: number) => `${label} must be at most ${max} characters.`,
+};
+
+export type ServerFormData = Omit<Server, 'id' | 'cpuUsage' | 'memoryUsage' | 'diskUsage' | 'uptime' | 'lastHealthCheck' | 'createdAt' | 'updatedAt'>;
+
+/**
+ * The server form's rules without zod (the island's check; the API checks the same rules with
+ * schemas.ts serverInput). Returns the cleaned data or the first problem per field.
+ */
+export function checkServerForm(form: Record<string, string | undefined>): { data: ServerFormData | null; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const val = (k: string) => (form[k] ?? '').trim();
+  const opt = (k: string) => val(k) || null;
+  const name = val('name');
+  if (!name) errors.name = MESSAGES.nameRequired;
+  else if (name.length > 100) errors.name = MESSAGES.nameLong;
+  const hostname = opt('hostname');
+  if (hostname && (hostname.length > 255 || !HOSTNAME.test(hostname))) errors.hostname = hostname.length > 255 ? MESSAGES.tooLong('Hostname', 255) : MESSAGES.hostname;
+  const ipAddress = opt('ipAddress');
+  if (ipAddress && (ipAddress.length > 45 || !isIp(ipAddress))) errors.ipAddress = MESSAGES.ip;
+  const environment = (val('environment') || 'development') as ServerEnvironment;
+  if (!ENVIRONMENTS.includes(environment)) errors.environment = MESSAGES.environment;
+  const status = (val('status') || 'unknown') as ServerStatus;
+  if (!SERVER_STATUSES.includes(status)) errors.status = MESSAGES.status;
+  const port = val('monitorPort') === '' ? 22 : Number(val('monitorPort'));
+  if (Number.isNaN(port)) errors.monitorPort = MESSAGES.portNumber;
+  else if (!Number.isInteger(port)) errors.monitorPort = MESSAGES.portWhole;
+  else if (port < 1 || port > 65535) errors.monitorPort = MESSAGES.port;
+  const texts: Record<string, string | null> = {};
+  for (const [k, [label, max]] of Object.entries(TEXT_LIMITS)) {
+    texts[k] = opt(k);
+    if ((texts[k]?.length ?? 0) > max) errors[k] = MESSAGES.tooLong(label, max);
+  }
+  if (Object.keys(errors).length) return { data: null, errors };
+  return { data: { ...(texts as Record<keyof typeof TEXT_LIMITS, string | null>), name, hostname, ipAddress, environment, status, monitorPort: port }, errors };
+}

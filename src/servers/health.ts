@@ -1,0 +1,88 @@
+import { eq, ne } from 'drizzle-orm';
+import { recordAudit } from '../audit/service';
+import type { Db } from '../db/client';
+import { healthChecks, servers } from '../db/schema';
+import { probeTcp } from './probe';
+import type { Server, ServerStatus } from './schemas';
+import { requireServer, toServer } from './service';
+
+const BUSY = 90;
+
+/** Reachable → online, or warning when the last cpu, memory or disk usage is ≥ 90%; else offline. */
+export function statusAfterProbe(server: Pick<Server, 'cpuUsage' | 'memoryUsage' | 'diskUsage'>, reachable: boolean): ServerStatus {
+  if (!reachable) return 'offline';
+  return Math.max(server.cpuUsage, server.memoryUsage, server.diskUsage) >= BUSY ? 'warning' : 'online';
+}
+
+/**
+ * Probes one server (TCP to ipAddress, else hostname, on monitorPort), stores the check and the new status.
+ * Servers in maintenance are not probed and come back unchanged.
+ */
+export async function checkServer(db: Db, serverId: string, opts: { actorId?: string | null; timeoutMs?: number } = {}): Promise<Server> {
+  const server = await requireServer(db, serverId);
+  if (server.status === 'maintenance') return server;
+  const host = server.ipAddress ?? server.hostname;
+  const probe = host
+    ? await probeTcp(host, server.monitorPort, opts.timeoutMs ?? 3000)
+    : { reachable: false, latencyMs: 0, error: 'No IP address or hostname to probe.' };
+  const status = statusAfterProbe(server, probe.reachable);
+  const now = new Date();
+  const changed = status !== server.status;
+  await db.insert(healthChecks).values({
+    serverId,
+    checkedAt: now,
+    status,
+    previousStatus: server.status,
+    latencyMs: probe.reachable ? probe.latencyMs : null,
+    error: probe.error,
+  });
+  const [row] = await db
+    .update(servers)
+    .set({ status, lastHealthCheck: now, ...(changed ? { statusChangedAt: now } : {}) })
+    .where(eq(servers.id, serverId))
+    .returning();
+  if (!row) return requireServer(db, serverId); // deleted meanwhile: answers 404
+  if (changed) {
+    await recordAudit(db, {
+      actorId: opts.actorId ?? null,
+      action: 'server.status',
+      entityType: 'server',
+      entityId: serverId,
+      details: { from: server.status, to: status, via: 'health-check', error: probe.error },
+    });
+  }
+  return toServer(row);
+}
+
+export interface CheckAllSummary {
+  checked: number;
+  online: number;
+  warning: number;
+  offline: number;
+  durationMs: number;
+}
+
+/** Checks every server not in maintenance, at most `concurrency` (default 20) probes at a time. */
+export async function checkAllServers(db: Db, opts: { concurrency?: number; timeoutMs?: number } = {}): Promise<CheckAllSummary> {
+  const started = performance.now();
+  const ids = (await db.select({ id: servers.id }).from(servers).where(ne(servers.status, 'maintenance'))).map((r) => r.id);
+  const summary: CheckAllSummary = { checked: 0, online: 0, warning: 0, offline: 0, durationMs: 0 };
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++];
+      try {
+        const s = await checkServer(db, id, { timeoutMs: opts.timeoutMs });
+        if (s.status === 'maintenance') continue;
+        summary.checked++;
+        if (s.status === 'online' || s.status === 'warning' || s.status === 'offline') summary[s.status]++;
+      } catch {
+        // Deleted between listing and probing: skip it.
+      }
+    }
+  };
+  const width = Math.max(1, Math.min(opts.concurrency ?? 20, ids.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  summary.durationMs = Math.round(performance.now() - started);
+  return summary;
+}

@@ -1,0 +1,96 @@
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app-env';
+import { AppError, notFound } from '../http/errors';
+import { requirePageUser } from '../http/session';
+import { listItems } from '../knowledge/service';
+import { checkServer } from './health';
+import { cachedServerList } from './list-cache';
+import { documentLinkInput, serverFilters } from './schemas';
+import { documentCounts, isUuid, linkDocument, listHealthChecks, listServerDocuments, requireServer, unlinkDocument } from './service';
+import { InfrastructurePage } from './views/InfrastructurePage';
+import { ServerDetail, type DocumentOption } from './views/ServerDetail';
+
+const TITLE = 'Infrastructure';
+const SUBTITLE = 'Monitor and manage your server infrastructure';
+
+/** Knowledge items and documents a server can be linked to (titles only). */
+async function documentOptions(c: Context<AppEnv>): Promise<DocumentOption[]> {
+  const { db } = c.var.deps;
+  const [kb, docs] = await Promise.all([listItems(db, 'knowledge', { limit: 500 }), listItems(db, 'documents', { limit: 500 })]);
+  return [...kb, ...docs].map((d) => ({ id: d.id, title: d.title })).sort((a, b) => a.title.localeCompare(b.title));
+}
+
+async function renderDetail(c: Context<AppEnv>, id: string, linkError?: string) {
+  const { db } = c.var.deps;
+  const server = await requireServer(db, id);
+  const [checks, links, options] = await Promise.all([listHealthChecks(db, id, 50), listServerDocuments(db, id), documentOptions(c)]);
+  return c.render(<ServerDetail server={server} checks={checks} links={links} options={options} timeZone={c.var.user!.timezone || 'UTC'} linkError={linkError} />, {
+    title: server.name,
+    subtitle: SUBTITLE,
+  });
+}
+
+/** /infrastructure and /infrastructure/{id} (+ the detail page's no-JS forms). */
+export function serverPages() {
+  const app = new Hono<AppEnv>();
+  app.use('/infrastructure', requirePageUser());
+  app.use('/infrastructure/*', requirePageUser());
+
+  app.get('/infrastructure', async (c) => {
+    const { db } = c.var.deps;
+    const f = serverFilters.parse(c.req.query());
+    const highlight = c.req.query('server');
+    const [{ servers }, docCounts] = await Promise.all([cachedServerList(db), documentCounts(db)]);
+    return c.render(
+      <InfrastructurePage
+        servers={servers}
+        docCounts={docCounts}
+        filters={{ q: f.q ?? '', environment: f.environment ?? '', status: f.status ?? '' }}
+        highlightId={highlight && isUuid(highlight) ? highlight : null}
+        openCreate={c.req.query('create') === 'server'}
+        page={Math.max(1, Math.min(10_000, Number.parseInt(c.req.query('page') ?? '1', 10) || 1))}
+      />,
+      { title: TITLE, subtitle: SUBTITLE },
+    );
+  });
+
+  app.get('/infrastructure/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!isUuid(id)) throw notFound('Server not found.');
+    return renderDetail(c, id);
+  });
+
+  app.post('/infrastructure/:id/health-check', async (c) => {
+    await checkServer(c.var.deps.db, c.req.param('id'), { actorId: c.var.user!.id });
+    return c.redirect(`/infrastructure/${c.req.param('id')}`, 303);
+  });
+
+  app.post('/infrastructure/:id/documents', async (c) => {
+    const id = c.req.param('id');
+    const form = await c.req.parseBody();
+    const parsed = documentLinkInput.safeParse({ documentId: form.documentId, documentType: form.documentType || undefined });
+    if (!parsed.success) {
+      c.status(422);
+      return renderDetail(c, id, 'Choose a document to link.');
+    }
+    await requireServer(c.var.deps.db, id);
+    try {
+      await linkDocument(c.var.deps.db, id, parsed.data.documentId, parsed.data.documentType, c.var.user!.id);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      c.status(422);
+      return renderDetail(c, id, err.message);
+    }
+    return c.redirect(`/infrastructure/${id}`, 303);
+  });
+
+  app.post('/infrastructure/:id/documents/:documentId/delete', async (c) => {
+    const { id, documentId } = c.req.param();
+    if (!isUuid(documentId)) throw notFound('Document not found.');
+    await unlinkDocument(c.var.deps.db, id, documentId, c.var.user!.id);
+    return c.redirect(`/infrastructure/${id}`, 303);
+  });
+
+  return app;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { ENVIRONMENTS, HOSTNAME, isIp, MESSAGES, SERVER_STATUSES, TEXT_LIMITS } from './fields';
+
+/** zod schemas of the server API (shared by api and pages); the plain rules and types live in fields.ts. */
+export * from './fields';
+
+/** Optional text: trimmed, empty → null, at most `max` characters. */
+const optText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters.`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+const hostname = optText('Hostname', 255).refine((v) => v === null || HOSTNAME.test(v), MESSAGES.hostname);
+const ipAddress = optText('IP address', 45).refine((v) => v === null || isIp(v), MESSAGES.ip);
+
+/** Server form fields (POST and PUT). */
+export const serverInput = z.object({
+  name: z.string({ error: MESSAGES.nameRequired }).trim().min(1, MESSAGES.nameRequired).max(100, MESSAGES.nameLong),
+  hostname,
+  ipAddress,
+  ...(Object.fromEntries(Object.entries(TEXT_LIMITS).map(([k, [label, max]]) => [k, optText(label, max)])) as Record<keyof typeof TEXT_LIMITS, ReturnType<typeof optText>>),
+  environment: z.enum(ENVIRONMENTS, { error: MESSAGES.environment }).default('development'),
+  status: z.enum(SERVER_STATUSES, { error: MESSAGES.status }).default('unknown'),
+  monitorPort: z.coerce
+    .number({ error: MESSAGES.portNumber })
+    .int(MESSAGES.portWhole)
+    .min(1, MESSAGES.port)
+    .max(65535, MESSAGES.port)
+    .default(22),
+});
+export type ServerInput = z.infer<typeof serverInput>;
+
+const percent = (label: string) =>
+  z.number({ error: `${label} must be a number.` }).min(0, `${label} must be between 0 and 100.`).max(100, `${label} must be between 0 and 100.`);
+
+/** PUT /api/servers/{id}/metrics (spec §7), as agents and the form send it. */
+export const metricsInput = z.object({
+  cpuUsage: percent('cpuUsage'),
+  memoryUsage: percent('memoryUsage'),
+  diskUsage: percent('diskUsage'),
+  uptime: z.number({ error: 'uptime must be a number of seconds.' }).min(0, 'uptime must be 0 or more seconds.').max(2147483647, 'uptime is too large.'),
+  status: z.enum(SERVER_STATUSES, { error: 'status must be online, warning, offline, maintenance or unknown.' }).optional(),
+});
+export type MetricsInput = z.infer<typeof metricsInput>;
+
+/** A server–document link. */
+export const documentLinkInput = z.object({
+  documentId: z.uuid({ error: 'documentId must be a document id.' }),
+  documentType: z.string().trim().min(1).max(50, 'documentType must be at most 50 characters.').default('runbook'),
+});
+
+/** POST /api/tokens. */
+export const tokenInput = z.object({
+  name: z.string({ error: 'Token name is required.' }).trim().min(1, 'Token name is required.').max(100, 'Token name must be at most 100 characters.'),
+});
+
+/** List filters (?q=&environment=&status=); unknown values mean "All". */
+export const serverFilters = z.object({
+  q: z.string().max(200).optional().catch(undefined),
+  environment: z.enum(ENVIRONMENTS).optional().catch(undefined),
+  status: z.enum(SERVER_STATUSES).optional().catch(undefined),
+});
+

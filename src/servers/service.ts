@@ -1,0 +1,235 @@
+import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { recordAudit } from '../audit/service';
+import type { Db } from '../db/client';
+import { documents, healthChecks, serverDocuments, servers } from '../db/schema';
+import { conflict, notFound } from '../http/errors';
+import type { MetricsInput, Server, ServerFilters, ServerInput } from './schemas';
+
+type Row = typeof servers.$inferSelect;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when the text can be a row id (anything else is simply not found). */
+export const isUuid = (id: string) => UUID.test(id);
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+/** A row as the API's Server JSON (spec §3 + monitorPort). */
+export function toServer(r: Row): Server {
+  return {
+    id: r.id,
+    name: r.name,
+    hostname: r.hostname,
+    ipAddress: r.ipAddress,
+    domain: r.domain,
+    network: r.network,
+    environment: r.environment,
+    operatingSystem: r.operatingSystem,
+    serverType: r.serverType,
+    hardwareModel: r.hardwareModel,
+    serverLocation: r.serverLocation,
+    primaryFunction: r.primaryFunction,
+    secondaryFunction: r.secondaryFunction,
+    tertiaryFunction: r.tertiaryFunction,
+    teamOwner: r.teamOwner,
+    keyContacts: r.keyContacts,
+    description: r.description,
+    notes: r.notes,
+    status: r.status,
+    cpuUsage: r.cpuUsage ?? 0,
+    memoryUsage: r.memoryUsage ?? 0,
+    diskUsage: r.diskUsage ?? 0,
+    uptime: r.uptime ?? 0,
+    lastHealthCheck: iso(r.lastHealthCheck),
+    managedBy: r.managedBy,
+    monitorPort: r.monitorPort,
+    createdAt: iso(r.createdAt)!,
+    updatedAt: iso(r.updatedAt)!,
+  };
+}
+
+/** Servers by name, optionally searched (spec fields) and filtered by environment and status. */
+export async function listServers(db: Db, filters: ServerFilters = {}): Promise<Server[]> {
+  const where: SQL[] = [];
+  if (filters.environment) where.push(eq(servers.environment, filters.environment));
+  if (filters.status) where.push(eq(servers.status, filters.status));
+  const q = filters.q?.trim();
+  if (q) {
+    const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const cols = [servers.name, servers.ipAddress, servers.hostname, servers.domain, servers.operatingSystem, servers.primaryFunction, servers.secondaryFunction, servers.tertiaryFunction, servers.teamOwner, servers.serverLocation, servers.keyContacts];
+    where.push(or(...cols.map((c) => ilike(c, like)))!);
+  }
+  const rows = await db.select().from(servers).where(and(...where)).orderBy(asc(servers.name));
+  return rows.map(toServer);
+}
+
+/** One server, or null. */
+export async function getServer(db: Db, id: string): Promise<Server | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(servers).where(eq(servers.id, id));
+  return row ? toServer(row) : null;
+}
+
+/** One server, or a 404. */
+export async function requireServer(db: Db, id: string): Promise<Server> {
+  const server = await getServer(db, id);
+  if (!server) throw notFound('Server not found.');
+  return server;
+}
+
+/** How many servers exist. */
+export async function countServers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(servers);
+  return Number(row?.n ?? 0);
+}
+
+async function assertNameFree(db: Db, name: string, exceptId?: string): Promise<void> {
+  const [row] = await db.select({ id: servers.id }).from(servers).where(eq(servers.name, name));
+  if (row && row.id !== exceptId) throw conflict(`A server named "${name}" already exists.`, 'duplicate_name');
+}
+
+/** Unique violations (a race past assertNameFree) become 409. */
+function rethrowUnique(err: unknown, name: string): never {
+  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (code === '23505') throw conflict(`A server named "${name}" already exists.`, 'duplicate_name');
+  throw err;
+}
+
+/** Adds a server; names are unique (409). */
+export async function createServer(db: Db, input: ServerInput, actorId: string | null = null): Promise<Server> {
+  await assertNameFree(db, input.name);
+  const row = await db
+    .insert(servers)
+    .values({ ...input, statusChangedAt: new Date() })
+    .returning()
+    .then((r) => r[0])
+    .catch((e) => rethrowUnique(e, input.name));
+  await recordAudit(db, { actorId, action: 'server.create', entityType: 'server', entityId: row.id, details: { name: row.name } });
+  return toServer(row);
+}
+
+/** Replaces a server's form fields; a status change stamps status_changed_at. */
+export async function updateServer(db: Db, id: string, input: ServerInput, actorId: string | null = null): Promise<Server> {
+  const before = await requireServer(db, id);
+  await assertNameFree(db, input.name, id);
+  const changed = before.status !== input.status;
+  const row = await db
+    .update(servers)
+    .set({ ...input, updatedAt: new Date(), ...(changed ? { statusChangedAt: new Date() } : {}) })
+    .where(eq(servers.id, id))
+    .returning()
+    .then((r) => r[0])
+    .catch((e) => rethrowUnique(e, input.name));
+  await recordAudit(db, { actorId, action: 'server.update', entityType: 'server', entityId: id, details: changed ? { from: before.status, to: input.status } : {} });
+  return toServer(row);
+}
+
+/** Deletes a server (its links and health history go with it). */
+export async function deleteServer(db: Db, id: string, actorId: string | null = null): Promise<void> {
+  const server = await requireServer(db, id);
+  await db.delete(servers).where(eq(servers.id, id));
+  await recordAudit(db, { actorId, action: 'server.delete', entityType: 'server', entityId: id, details: { name: server.name } });
+}
+
+/** Stores pushed metrics (spec §7); status is optional for agents. */
+export async function updateMetrics(db: Db, id: string, m: MetricsInput, actorId: string | null = null): Promise<Server> {
+  const before = await requireServer(db, id);
+  const status = m.status ?? before.status;
+  const now = new Date();
+  const [row] = await db
+    .update(servers)
+    .set({
+      cpuUsage: m.cpuUsage,
+      memoryUsage: m.memoryUsage,
+      diskUsage: m.diskUsage,
+      uptime: Math.floor(m.uptime),
+      status,
+      metricsUpdatedAt: now,
+      updatedAt: now,
+      ...(status !== before.status ? { statusChangedAt: now } : {}),
+    })
+    .where(eq(servers.id, id))
+    .returning();
+  if (status !== before.status) {
+    await recordAudit(db, { actorId, action: 'server.status', entityType: 'server', entityId: id, details: { from: before.status, to: status, via: 'metrics' } });
+  }
+  return toServer(row);
+}
+
+export interface HealthCheckEntry {
+  id: string;
+  checkedAt: string;
+  status: string;
+  previousStatus: string | null;
+  latencyMs: number | null;
+  error: string | null;
+}
+
+/** The newest health checks of a server (default 50), newest first. */
+export async function listHealthChecks(db: Db, serverId: string, limit = 50): Promise<HealthCheckEntry[]> {
+  const rows = await db.select().from(healthChecks).where(eq(healthChecks.serverId, serverId)).orderBy(desc(healthChecks.checkedAt)).limit(limit);
+  return rows.map((r) => ({ id: r.id, checkedAt: iso(r.checkedAt)!, status: r.status, previousStatus: r.previousStatus, latencyMs: r.latencyMs, error: r.error }));
+}
+
+export interface LinkedDocument {
+  serverId: string;
+  documentId: string;
+  documentType: string;
+  title: string;
+  space: string;
+  createdAt: string;
+}
+
+/** Documents linked to a server (deleted documents left out). */
+export async function listServerDocuments(db: Db, serverId: string): Promise<LinkedDocument[]> {
+  const rows = await db
+    .select({ link: serverDocuments, title: documents.title, space: documents.space, deletedAt: documents.deletedAt })
+    .from(serverDocuments)
+    .innerJoin(documents, eq(documents.id, serverDocuments.documentId))
+    .where(eq(serverDocuments.serverId, serverId))
+    .orderBy(asc(documents.title));
+  return rows
+    .filter((r) => !r.deletedAt)
+    .map((r) => ({ serverId: r.link.serverId, documentId: r.link.documentId, documentType: r.link.documentType, title: r.title, space: r.space, createdAt: iso(r.link.createdAt)! }));
+}
+
+/** Links a document to a server (idempotent: relinking updates the type). */
+export async function linkDocument(db: Db, serverId: string, documentId: string, documentType: string, actorId: string | null = null): Promise<LinkedDocument[]> {
+  await requireServer(db, serverId);
+  const [doc] = await db.select({ id: documents.id, deletedAt: documents.deletedAt }).from(documents).where(eq(documents.id, documentId));
+  if (!doc || doc.deletedAt) throw notFound('Document not found.');
+  await db
+    .insert(serverDocuments)
+    .values({ serverId, documentId, documentType })
+    .onConflictDoUpdate({ target: [serverDocuments.serverId, serverDocuments.documentId], set: { documentType } });
+  await recordAudit(db, { actorId, action: 'server.link_document', entityType: 'server', entityId: serverId, details: { documentId, documentType } });
+  return listServerDocuments(db, serverId);
+}
+
+/** Removes a link; 404 when there was none. */
+export async function unlinkDocument(db: Db, serverId: string, documentId: string, actorId: string | null = null): Promise<void> {
+  await requireServer(db, serverId);
+  const removed = await db
+    .delete(serverDocuments)
+    .where(and(eq(serverDocuments.serverId, serverId), eq(serverDocuments.documentId, documentId)))
+    .returning();
+  if (!removed.length) throw notFound('That document is not linked to this server.');
+  await recordAudit(db, { actorId, action: 'server.unlink_document', entityType: 'server', entityId: serverId, details: { documentId } });
+}
+
+/** The servers a document is linked to (for the knowledge preview). */
+export async function listServersForDocument(db: Db, documentId: string): Promise<(Server & { documentType: string })[]> {
+  if (!isUuid(documentId)) return [];
+  const rows = await db
+    .select({ server: servers, documentType: serverDocuments.documentType })
+    .from(serverDocuments)
+    .innerJoin(servers, eq(servers.id, serverDocuments.serverId))
+    .where(eq(serverDocuments.documentId, documentId))
+    .orderBy(asc(servers.name));
+  return rows.map((r) => ({ ...toServer(r.server), documentType: r.documentType }));
+}
+
+/** Link counts per server (shown on the table's rows). */
+export async function documentCounts(db: Db): Promise<Record<string, number>> {
+  const rows = await db.select({ id: serverDocuments.serverId, n: count() }).from(serverDocuments).groupBy(serverDocuments.serverId);
+  return Object.fromEntries(rows.map((r) => [r.id, Number(r.n)]));
+}

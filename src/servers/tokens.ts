@@ -1,0 +1,59 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { recordAudit } from '../audit/service';
+import { generateToken, hashToken } from '../auth/tokens';
+import type { Db } from '../db/client';
+import { apiTokens } from '../db/schema';
+import { notFound } from '../http/errors';
+import { isUuid } from './service';
+
+export interface ApiTokenInfo {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const toInfo = (r: typeof apiTokens.$inferSelect): ApiTokenInfo => ({
+  id: r.id,
+  name: r.name,
+  createdAt: iso(r.createdAt)!,
+  lastUsedAt: iso(r.lastUsedAt),
+  revokedAt: iso(r.revokedAt),
+});
+
+/** Creates an agent token; the plain token is returned once, only its sha256 is stored. */
+export async function createApiToken(db: Db, name: string, actorId: string): Promise<ApiTokenInfo & { token: string }> {
+  const token = `ops_${generateToken()}`;
+  const [row] = await db.insert(apiTokens).values({ name, tokenHash: hashToken(token), createdBy: actorId }).returning();
+  await recordAudit(db, { actorId, action: 'api_token.create', entityType: 'api_token', entityId: row.id, details: { name } });
+  return { ...toInfo(row), token };
+}
+
+/** Every token (never the secret), newest first. */
+export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
+  return (await db.select().from(apiTokens).orderBy(desc(apiTokens.createdAt))).map(toInfo);
+}
+
+/** Revokes a token; revoked tokens are refused from then on. */
+export async function revokeApiToken(db: Db, id: string, actorId: string): Promise<void> {
+  if (!isUuid(id)) throw notFound('Token not found.');
+  const [row] = await db.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt))).returning();
+  if (!row) {
+    const [exists] = await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.id, id));
+    if (!exists) throw notFound('Token not found.');
+    return;
+  }
+  await recordAudit(db, { actorId, action: 'api_token.revoke', entityType: 'api_token', entityId: id, details: { name: row.name } });
+}
+
+/** The live token matching a presented secret (stamps last use), or null. */
+export async function verifyApiToken(db: Db, token: string): Promise<ApiTokenInfo | null> {
+  const [row] = await db
+    .update(apiTokens)
+    .set({ lastUsedAt: new Date() })
+    .where(and(eq(apiTokens.tokenHash, hashToken(token)), isNull(apiTokens.revokedAt)))
+    .returning();
+  return row ? toInfo(row) : null;
+}

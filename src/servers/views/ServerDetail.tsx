@@ -1,0 +1,176 @@
+import { Badge, Banner, Card, EmptyState, Field } from '../../ui/components';
+import { environmentColour, formatDateTime, statusColour } from '../../ui/format';
+import { uptimeText, type Server } from '../schemas';
+import type { HealthCheckEntry, LinkedDocument } from '../service';
+import { Sparkline } from './Sparkline';
+
+export interface DocumentOption {
+  id: string;
+  title: string;
+}
+
+export interface ServerDetailProps {
+  server: Server;
+  checks: HealthCheckEntry[];
+  links: LinkedDocument[];
+  options: DocumentOption[];
+  timeZone: string;
+  linkError?: string;
+}
+
+const pct = (v: number) => `${Math.round(v ?? 0)}%`;
+
+function Facts({ server: s, timeZone }: { server: Server; timeZone: string }) {
+  const rows: [string, React.ReactNode][] = [
+    ['Status', <Badge colour={statusColour(s.status)}>{s.status}</Badge>],
+    ['Environment', <Badge colour={environmentColour(s.environment)}>{s.environment}</Badge>],
+    ['Hostname', s.hostname],
+    ['IP address', s.ipAddress],
+    ['Monitor port', String(s.monitorPort)],
+    ['Domain', s.domain],
+    ['Network zone', s.network],
+    ['Operating system', s.operatingSystem],
+    ['Server type', s.serverType],
+    ['Hardware model', s.hardwareModel],
+    ['Location', s.serverLocation],
+    ['Primary function', s.primaryFunction],
+    ['Secondary function', s.secondaryFunction],
+    ['Tertiary function', s.tertiaryFunction],
+    ['Team owner', s.teamOwner],
+    ['Key contacts', s.keyContacts],
+    ['Managed by', s.managedBy],
+    ['CPU', pct(s.cpuUsage)],
+    ['Memory', pct(s.memoryUsage)],
+    ['Disk', pct(s.diskUsage)],
+    ['Uptime', uptimeText(s, (iso) => formatDateTime(iso, timeZone))],
+    ['Last health check', formatDateTime(s.lastHealthCheck, timeZone)],
+    ['Description', s.description],
+    ['Notes', s.notes],
+    ['Created', formatDateTime(s.createdAt, timeZone)],
+    ['Updated', formatDateTime(s.updatedAt, timeZone)],
+  ];
+  return (
+    <dl className="kv">
+      {rows.map(([k, v]) => (
+        <div key={k} style={{ display: 'contents' }}>
+          <dt>{k}</dt>
+          <dd>{v || '—'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Checks({ checks, timeZone }: { checks: HealthCheckEntry[]; timeZone: string }) {
+  if (checks.length === 0) return <EmptyState icon="activity" title="No health checks yet" text="Run a health check to start the history." />;
+  return (
+    <>
+      <Sparkline checks={checks} />
+      <div className="table-wrap">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Checked</th>
+              <th>Status</th>
+              <th>Latency</th>
+              <th>Error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {checks.map((h) => (
+              <tr key={h.id}>
+                <td>{formatDateTime(h.checkedAt, timeZone)}</td>
+                <td>
+                  <Badge colour={statusColour(h.status)}>{h.status}</Badge>
+                </td>
+                <td>{h.latencyMs === null ? '—' : `${h.latencyMs} ms`}</td>
+                <td className="muted small">{h.error ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function Documents({ server, links, options, linkError }: Pick<ServerDetailProps, 'server' | 'links' | 'options' | 'linkError'>) {
+  const linked = new Set(links.map((l) => l.documentId));
+  const available = options.filter((o) => !linked.has(o.id));
+  return (
+    <>
+      {links.length === 0 ? (
+        <p className="muted">No documents linked yet.</p>
+      ) : (
+        <ul className="server-docs">
+          {links.map((l) => (
+            <li key={l.documentId} className="row">
+              <a href={`/knowledge-base?doc=${l.documentId}`}>{l.title}</a>
+              <Badge>{l.documentType}</Badge>
+              <span className="spacer" />
+              <form method="post" action={`/infrastructure/${server.id}/documents/${l.documentId}/delete`}>
+                <button type="submit" className="btn btn--sm btn--ghost" aria-label={`Unlink ${l.title}`}>
+                  Unlink
+                </button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form method="post" action={`/infrastructure/${server.id}/documents`} className="form server-link-form">
+        {linkError && <Banner variant="error">{linkError}</Banner>}
+        <Field label="Document" htmlFor="link-document">
+          <select id="link-document" name="documentId" className="select" required>
+            <option value="">Select a document</option>
+            {available.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.title}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Link type" htmlFor="link-type">
+          <input id="link-type" name="documentType" className="input" defaultValue="runbook" maxLength={50} />
+        </Field>
+        <div>
+          <button type="submit" className="btn btn--primary">
+            Link Document
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
+
+/** /infrastructure/{id}: every field, the last 50 health checks with a sparkline, linked documents. */
+export function ServerDetail(props: ServerDetailProps) {
+  const { server, timeZone } = props;
+  return (
+    <div className="stack server-detail">
+      <div className="row">
+        <a className="btn btn--ghost" href={`/infrastructure?server=${server.id}`}>
+          ← Back to Infrastructure
+        </a>
+        <span className="spacer" />
+        <form method="post" action={`/infrastructure/${server.id}/health-check`}>
+          <button type="submit" className="btn" disabled={server.status === 'maintenance'}>
+            Run Health Check
+          </button>
+        </form>
+      </div>
+      <div className="grid grid--2">
+        <Card title={server.name} subtitle="Server details">
+          <Facts server={server} timeZone={timeZone} />
+        </Card>
+        <div className="stack">
+          <Card title="Health checks" subtitle={`Last ${props.checks.length} of at most 50`}>
+            <Checks checks={props.checks} timeZone={timeZone} />
+          </Card>
+          <Card title="Linked documents">
+            <Documents server={server} links={props.links} options={props.options} linkError={props.linkError} />
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}

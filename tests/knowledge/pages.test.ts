@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverDocuments, servers } from '../../src/db/schema';
+import { createItem } from '../../src/knowledge/service';
+import { createTestApp, TEST_ORIGIN, type TestContext } from '../helpers/app';
+import { createSignedInUser, type TestUser } from '../helpers/users';
+
+let t: TestContext;
+let user: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await createSignedInUser(t.db);
+});
+afterAll(() => t.close());
+
+const get = (path: string, headers: Record<string, string> = {}) => t.app.request(path, { headers: { Cookie: user.cookie, ...headers } });
+const html = async (path: string, headers?: Record<string, string>) => (await get(path, headers)).text();
+const hx = { 'HX-Request': 'true', 'HX-Target': 'kb-results' };
+
+describe('empty screens', () => {
+  it('asks signed-out visitors to sign in and come back', async () => {
+    const res = await t.app.request('/knowledge-base?view=list');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/login?next=%2Fknowledge-base%3Fview%3Dlist');
+  });
+
+  it('shows the knowledge base title, subtitle, Auto Create panel, Create New menu and empty state', async () => {
+    const page = await html('/knowledge-base');
+    expect(page).toContain('<h1 class="page-header__title">Knowledge Base</h1>');
+    expect(page).toContain('Manage your knowledge base, work instructions, and templates');
+    expect(page).toContain('Auto Create KB');
+    expect(page).toContain('AI Powered');
+    for (const type of ['knowledge-base', 'work-instruction', 'how-to-guide', 'build-document']) expect(page).toContain(`href="/knowledge-base/new?type=${type}"`);
+    expect(page).toContain('No knowledge items yet');
+    expect(page).toContain('Create your first knowledge item to get started');
+    expect(await html('/knowledge-base?q=nothing')).toContain('No items found');
+  });
+
+  it('shows the documents title, subtitle, New Document and empty states', async () => {
+    const page = await html('/documents');
+    expect(page).toContain('Documents</h1>');
+    expect(page).toContain('Manage your documentation and templates');
+    expect(page).toContain('href="/documents/new"');
+    expect(page).toContain('No documents yet');
+    expect(page).toContain('Get started by creating your first document');
+    expect(page).toContain('Create Your First Document');
+    const filtered = await html('/documents?q=zzz');
+    expect(filtered).toContain('No documents found');
+    expect(filtered).toContain('Try adjusting your search or filter criteria');
+  });
+
+  it('redirects ?create= to the matching creator', async () => {
+    for (const type of ['knowledge-base', 'how-to-guide', 'build-document']) {
+      const res = await get(`/knowledge-base?create=${type}`);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(`/knowledge-base/new?type=${type}`);
+    }
+  });
+});
+
+describe('with items', () => {
+  let kb: { id: string };
+  beforeAll(async () => {
+    kb = await createItem(t.db, 'knowledge', { title: 'Reset ADFS <b>token</b>', content: '# Heading\n\n<script>alert(1)</script><img src=x onerror=alert(1)>', excerpt: 'When ADFS breaks', category: 'ADFS', tags: ['a', 'b', 'c', 'd', 'e'], isTemplate: true, templateType: 'how_to_guide' }, user.id);
+    await createItem(t.db, 'knowledge', { title: 'Patch night', content: 'patching', category: 'Patching', templateType: 'work_instruction' }, user.id);
+    await createItem(t.db, 'knowledge', { title: 'Loose note', content: 'nothing else' }, user.id);
+    await createItem(t.db, 'documents', { title: 'Runbook doc', content: 'doc body', category: 'Citrix', tags: ['x'] }, user.id);
+  });
+
+  it('renders grid cards: type, Template and category badges, v1, age, 3 tags and +N, delete', async () => {
+    const page = await html('/knowledge-base');
+    expect(page).toContain('How-To Guide');
+    expect(page).toContain('Template</span>');
+    expect(page).toContain('ADFS</span>');
+    expect(page).toContain('Reset ADFS &lt;b&gt;token&lt;/b&gt;');
+    expect(page).toContain('v1 · <time');
+    expect(page).toContain('just now');
+    expect(page).toContain('+2</span>');
+    expect(page).toContain(`href="/knowledge-base/${kb.id}/edit"`);
+    expect(page).toContain(`href="/knowledge-base/${kb.id}/delete"`);
+    expect(page).toContain('<option value="ADFS">ADFS</option>');
+  });
+
+  it('filters by type, category and search, server-side', async () => {
+    const wi = await html('/knowledge-base?type=work-instruction');
+    expect(wi).toContain('Patch night');
+    expect(wi).not.toContain('Loose note');
+    const plain = await html('/knowledge-base?type=knowledge-base');
+    expect(plain).toContain('Loose note');
+    expect(plain).not.toContain('Patch night');
+    expect(await html('/knowledge-base?category=Patching')).not.toContain('Loose note');
+    const search = await html('/knowledge-base?q=patching');
+    expect(search).toContain('Patch night');
+    expect(search).not.toContain('Loose note');
+  });
+
+  it('answers htmx requests with the results only', async () => {
+    const res = await get('/knowledge-base?view=list&q=patch', hx);
+    const body = await res.text();
+    expect(body).not.toContain('<html');
+    expect(body).toContain('<table class="table">');
+    expect(body).toContain('Patch night');
+    expect(body.match(/skeleton/g)?.length).toBeGreaterThanOrEqual(8);
+    expect(res.headers.get('vary')).toContain('HX-Request');
+  });
+
+  it('renders the category view with Uncategorized last and counts', async () => {
+    const page = await html('/knowledge-base?view=category');
+    expect(page).toContain('data-name="CategoryView"');
+    expect(page).toContain('Categories</h2>');
+    const adfs = page.indexOf('>ADFS<');
+    const patching = page.indexOf('>Patching<');
+    const uncategorized = page.indexOf('>Uncategorized<');
+    expect(adfs).toBeGreaterThan(0);
+    expect(adfs).toBeLessThan(patching);
+    expect(patching).toBeLessThan(uncategorized);
+    expect(page).toContain('Select a document to preview');
+  });
+
+  it('opens a ?doc= deep link in the preview on the server, sanitised, and cleans the address', async () => {
+    const page = await html(`/knowledge-base?doc=${kb.id}`);
+    expect(page).toContain('<h1>Heading</h1>');
+    expect(page).not.toMatch(/<script>alert/);
+    expect(page).not.toContain('onerror');
+    expect(page).toContain(`href="/knowledge-base/${kb.id}/edit"`);
+    expect(page).toContain('data-replace-url="/knowledge-base?view=category"');
+    expect(await html('/knowledge-base?doc=00000000-0000-4000-8000-000000000000')).toContain('does not exist');
+  });
+
+  it('shows the servers linked to the item in its preview (page and API)', async () => {
+    const [server] = await t.db.insert(servers).values({ name: 'adfs-01', environment: 'production' }).returning();
+    await t.db.insert(serverDocuments).values({ serverId: server.id, documentId: kb.id, documentType: 'runbook' });
+    const page = await html(`/knowledge-base?doc=${kb.id}`);
+    expect(page).toContain('Linked servers');
+    expect(page).toContain(`href="/infrastructure?server=${server.id}">adfs-01</a>`);
+    const api = await (await get(`/api/knowledge-base/${kb.id}?include=html`)).json();
+    expect(api.servers).toEqual([{ id: server.id, name: 'adfs-01' }]);
+    expect(api.html).toContain('<h1>Heading</h1>');
+  });
+
+  it('deletes after the spec confirmation: htmx gets the new results and a toast; without JS a 303', async () => {
+    const item = await createItem(t.db, 'knowledge', { title: 'Doomed', content: 'x' }, user.id);
+    const confirm = await html(`/knowledge-base/${item.id}/delete`, { 'HX-Request': 'true', 'HX-Current-URL': `${TEST_ORIGIN}/knowledge-base?view=list` });
+    expect(confirm).toContain('Are you sure you want to delete &quot;Doomed&quot;? This action cannot be undone.');
+    expect(confirm).toContain('name="back" value="/knowledge-base?view=list"');
+    const res = await t.app.request(`/knowledge-base/${item.id}/delete`, {
+      method: 'POST',
+      headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'HX-Request': 'true', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'back=%2Fknowledge-base%3Fview%3Dlist',
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.headers.get('hx-trigger')!)).toEqual({ showToast: { title: 'Success', text: 'Knowledge base item deleted successfully.', variant: 'success' } });
+    const body = await res.text();
+    expect(body).toContain('<table class="table">');
+    expect(body).not.toContain('Doomed');
+    expect(body).toContain('hx-swap-oob="true"');
+    const other = await createItem(t.db, 'documents', { title: 'Doc to go', content: 'x' }, user.id);
+    const plain = await t.app.request(`/documents/${other.id}/delete`, {
+      method: 'POST',
+      headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'back=https%3A%2F%2Fevil.example%2F',
+    });
+    expect(plain.status).toBe(303);
+    expect(plain.headers.get('location')).toBe('/documents?deleted=1');
+    expect(await html('/documents?deleted=1')).toContain('Document deleted successfully.');
+  });
+
+  it('shows document cards on /documents only', async () => {
+    const page = await html('/documents');
+    expect(page).toContain('Runbook doc');
+    expect(page).not.toContain('Patch night');
+    expect(page).toContain(`/edit"`);
+  });
+});

@@ -1,0 +1,129 @@
+import { inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documents, healthChecks, servers } from '../../src/db/schema';
+import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
+import { createSignedInUser, type TestUser } from '../helpers/users';
+
+let t: TestContext;
+let user: TestUser;
+let prod: typeof servers.$inferSelect;
+
+const page = async (path: string) => {
+  const res = await t.app.request(path, { headers: { Cookie: user.cookie } });
+  return { status: res.status, html: await res.text(), res };
+};
+const rowNames = (html: string) => [...html.matchAll(/<span class="server-cell__name">([^<]+)<\/span>/g)].map((m) => m[1]);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await createSignedInUser(t.db);
+});
+afterAll(() => t.close());
+
+describe('/infrastructure without JavaScript', () => {
+  it('sends signed-out visitors to the login page', async () => {
+    const res = await t.app.request('/infrastructure?server=x');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/login?next=%2Finfrastructure%3Fserver%3Dx');
+  });
+
+  it('shows the empty state before any server exists', async () => {
+    const { status, html } = await page('/infrastructure');
+    expect(status).toBe(200);
+    expect(html).toContain('Monitor and manage your server infrastructure');
+    expect(html).toContain('No servers configured');
+    expect(html).toContain('Get started by adding your first server');
+    expect(html).toContain('Add Your First Server');
+  });
+
+  it('renders the table on the server, filtered by the GET form parameters', async () => {
+    [prod] = await t.db.insert(servers).values({ name: 'app-prod', ipAddress: '127.0.0.21', environment: 'production', status: 'online', uptime: 90000 }).returning();
+    await t.db.insert(servers).values([
+      { name: 'app-stage', ipAddress: '127.0.0.22', environment: 'staging', status: 'warning', operatingSystem: 'Debian 12' },
+      { name: 'app-dev', ipAddress: '127.0.0.23', environment: 'development', status: 'offline' },
+    ]);
+    const all = await page('/infrastructure');
+    expect(rowNames(all.html)).toEqual(['app-dev', 'app-prod', 'app-stage']);
+    expect(all.html).toContain('Servers (<!-- -->3<!-- -->)');
+    expect(all.html).toContain('1d 1h');
+    expect(all.html).toContain('badge badge--red">production');
+    expect(all.html).toContain('<form class="toolbar" role="search" action="/infrastructure" method="get">');
+
+    expect(rowNames((await page('/infrastructure?environment=production')).html)).toEqual(['app-prod']);
+    expect(rowNames((await page('/infrastructure?status=warning')).html)).toEqual(['app-stage']);
+    expect(rowNames((await page('/infrastructure?q=debian')).html)).toEqual(['app-stage']);
+    expect(rowNames((await page('/infrastructure?q=127.0.0.23')).html)).toEqual(['app-dev']);
+    const none = await page('/infrastructure?q=nothing-like-this');
+    expect(none.html).toContain('No servers found');
+    expect(none.html).toContain('Try adjusting your search or filter criteria');
+  });
+
+  it('highlights the ?server= row and renders the add dialog for ?create=server', async () => {
+    const { html } = await page(`/infrastructure?server=${prod.id}`);
+    expect(html).toMatch(new RegExp(`<tr data-row-id="${prod.id}" data-highlight=""`));
+    expect((html.match(/data-highlight/g) ?? []).length).toBe(1);
+    const create = await page('/infrastructure?create=server');
+    expect(create.html).toContain('Add Server</h2>');
+    expect(create.html).toContain('us.corp.example.com');
+    expect(create.html).toContain('Lenovo SR650 V3');
+  });
+});
+
+describe('/infrastructure pages of 50 rows', () => {
+  it('pages with plain links, and opens the page holding a ?server= row', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => ({ name: `pg-${String(i).padStart(2, '0')}`, ipAddress: `127.0.1.${i + 1}` }));
+    const inserted = await t.db.insert(servers).values(rows).returning();
+    const first = await page('/infrastructure?q=pg-');
+    expect(rowNames(first.html)).toHaveLength(50);
+    expect(first.html).toContain('Showing 1–50 of 60');
+    expect(first.html).toContain('href="/infrastructure?q=pg-&amp;page=2"');
+    const second = await page('/infrastructure?q=pg-&page=2');
+    expect(rowNames(second.html)).toEqual(rows.slice(50).map((r) => r.name));
+    const target = inserted.find((r) => r.name === 'pg-55')!;
+    const linked = await page(`/infrastructure?q=pg-&server=${target.id}`);
+    expect(linked.html).toContain('Page 2 of 2');
+    expect(linked.html).toMatch(new RegExp(`<tr data-row-id="${target.id}" data-highlight=""`));
+    await t.db.delete(servers).where(inArray(servers.id, inserted.map((r) => r.id)));
+  });
+});
+
+describe('/infrastructure/{id}', () => {
+  it('shows every field, the health history and linked documents', async () => {
+    await t.db.insert(healthChecks).values([
+      { serverId: prod.id, status: 'online', latencyMs: 3, checkedAt: new Date(Date.now() - 60_000) },
+      { serverId: prod.id, status: 'offline', latencyMs: null, error: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.21:22' },
+    ]);
+    const { status, html } = await page(`/infrastructure/${prod.id}`);
+    expect(status).toBe(200);
+    expect(html).toContain('127.0.0.21');
+    expect(html).toContain('1d 1h');
+    expect(html).toContain('<svg class="server-sparkline"');
+    expect(html).toContain('ECONNREFUSED');
+    expect(html).toContain('No documents linked yet.');
+    expect((await page('/infrastructure/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await page('/infrastructure/nope')).status).toBe(404);
+  });
+
+  it('links and unlinks a document with plain forms', async () => {
+    const [doc] = await t.db.insert(documents).values({ space: 'knowledge', title: 'DB failover runbook', content: 'steps' }).returning();
+    const form = (body: Record<string, string>) => ({
+      method: 'POST',
+      headers: { Cookie: user.cookie, Origin: 'http://localhost:3000', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(body).toString(),
+    });
+    const bad = await t.app.request(`/infrastructure/${prod.id}/documents`, form({ documentId: '' }));
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('Choose a document to link.');
+    const ok = await t.app.request(`/infrastructure/${prod.id}/documents`, form({ documentId: doc.id, documentType: 'runbook' }));
+    expect(ok.status).toBe(303);
+    const { html } = await page(`/infrastructure/${prod.id}`);
+    expect(html).toContain(`href="/knowledge-base?doc=${doc.id}"`);
+    expect(html).toContain('DB failover runbook');
+    expect(rowNames((await page('/infrastructure')).html)).toContain('app-prod');
+    expect((await page('/infrastructure')).html).toContain('1 runbook');
+    const un = await t.app.request(`/infrastructure/${prod.id}/documents/${doc.id}/delete`, form({}));
+    expect(un.status).toBe(303);
+    const res = await t.app.request(`/api/servers/${prod.id}/documents`, jsonRequest('GET', undefined, user.cookie));
+    expect(await res.json()).toEqual([]);
+  });
+});
