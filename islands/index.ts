@@ -1,5 +1,6 @@
 import type { ComponentProps, ComponentType } from 'react';
 import CategoryView from './CategoryView';
+import DocumentEditor from './DocumentEditor';
 import ServerTable from './ServerTable';
 import VersionHistory from './VersionHistory';
 
@@ -12,6 +13,7 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
  */
 export const islands = {
   CategoryView,
+  DocumentEditor,
   ServerTable,
   VersionHistory,
 } satisfies Record<string, ComponentType<any>>;

@@ -17,6 +17,7 @@ import { serverRoutes } from './servers/routes';
 import { accountRoutes } from './auth/routes';
 import { knowledgeRoutes } from './knowledge/routes';
 import { searchRoutes } from './search/routes';
+import { editorPages } from './editor/pages';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', knowledgeRoutes());
   app.route('/', searchRoutes());
   app.route('/', serverRoutes());
+  app.route('/', editorPages());
 
   app.notFound(renderNotFound);
   app.onError((err, c) => {

@@ -73,6 +73,18 @@ const islandEntryPlugin = (islands: Map<string, string>): esbuild.Plugin => ({
   },
 });
 
+/**
+ * @codemirror/language-data only serves @mdxeditor/editor's code-block plugin, which the editor does not use;
+ * its ~100 lazy language chunks would still be emitted (and slow every build), so it resolves to an empty list.
+ */
+const noLanguageData: esbuild.Plugin = {
+  name: 'no-codemirror-language-data',
+  setup(build) {
+    build.onResolve({ filter: /^@codemirror\/language-data$/ }, () => ({ path: 'language-data', namespace: 'stub' }));
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export const languages = [];', loader: 'js' }));
+  },
+};
+
 function hashedCopy(source: string, outdir: string, name: string, ext: string): string {
   const body = readFileSync(source);
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 10).toUpperCase();
@@ -89,6 +101,12 @@ function precompress(outdir: string): void {
     writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
     writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
   }
+}
+
+/** CSS that an island's code imports (esbuild gathers it, also through import(), into the entry's cssBundle). */
+function islandCss(outputs: esbuild.Metafile['outputs'], entry: string): string[] {
+  const bundle = outputs[entry]?.cssBundle;
+  return bundle && outputs[bundle]?.bytes ? [bundle] : [];
 }
 
 export async function build(opts: BuildOptions): Promise<void> {
@@ -112,7 +130,7 @@ export async function build(opts: BuildOptions): Promise<void> {
     metafile: true,
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [islandEntryPlugin(islands)],
+    plugins: [islandEntryPlugin(islands), noLanguageData],
     logLevel: 'warning',
   });
 
@@ -143,12 +161,13 @@ export async function build(opts: BuildOptions): Promise<void> {
     css: url(Object.keys(css.metafile.outputs).find((f) => f.endsWith('.css'))!),
     boot: url(Object.keys(boot.metafile.outputs).find((f) => f.endsWith('.js'))!),
     htmx: PUBLIC_PREFIX + hashedCopy(path.join(root, 'node_modules/htmx.org/dist/htmx.min.js'), opts.outdir, 'htmx', '.js'),
-    islands: {} as Record<string, { src: string; imports: string[] }>,
+    islands: {} as Record<string, { src: string; imports: string[]; css?: string[] }>,
   };
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
-    if (!output.entryPoint) continue;
+    if (!output.entryPoint?.startsWith('island:')) continue;
     const imports = output.imports.filter((i) => i.kind === 'import-statement').map((i) => url(i.path));
-    manifest.islands[output.entryPoint.slice(7)] = { src: url(file), imports };
+    const css = islandCss(result.metafile.outputs, file).map(url);
+    manifest.islands[output.entryPoint.slice(7)] = { src: url(file), imports, ...(css.length ? { css } : {}) };
   }
   const metafile = { inputs: { ...result.metafile.inputs, ...boot.metafile.inputs }, outputs: { ...result.metafile.outputs, ...boot.metafile.outputs } };
   writeFileSync(path.join(opts.outdir, 'meta.json'), JSON.stringify(metafile));

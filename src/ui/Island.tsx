@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { preloadModule } from 'react-dom';
+import { preinit, preloadModule } from 'react-dom';
 import { renderToString } from 'react-dom/server';
 import { useRequestContext } from '@hono/react-renderer';
 import { islands, type IslandName, type IslandProps } from '../../islands';
@@ -29,6 +29,7 @@ export function IslandRoot<P extends object>({ name, component: Component, props
   if (!entry) throw new Error(`Island ${name} is not in the build manifest: run "npm run build".`);
   const prefix = `i${(counter = (counter + 1) % 1e9).toString(36)}-`;
   const html = clientOnly ? '' : renderToString(<Component {...props} />, { identifierPrefix: prefix });
+  for (const href of entry.css ?? []) preinit(href, { as: 'style', precedence: 'default' });
   if (load === 'eager') {
     preloadModule(entry.src, { as: 'script' });
     for (const chunk of entry.imports) preloadModule(chunk, { as: 'script' });

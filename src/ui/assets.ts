@@ -6,7 +6,8 @@ export interface Assets {
   css: string;
   boot: string;
   htmx: string;
-  islands: Record<string, { src: string; imports: string[] }>;
+  /** css: stylesheets the island's code imports (e.g. the editor's), linked where it renders. */
+  islands: Record<string, { src: string; imports: string[]; css?: string[] }>;
   /** Folder the files are served from (not in the manifest). */
   dir: string;
 }

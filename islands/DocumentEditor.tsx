@@ -1,0 +1,205 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Item, TemplateType } from '../src/knowledge/schemas';
+import { formatDateTime } from '../src/ui/format';
+import { AiFieldButton } from './_lib/editor/AiButton';
+import { enhanceContent } from './_lib/editor/ai';
+import { BuildFormView } from './_lib/editor/BuildFormView';
+import { ConflictBanner, TheirsPanel } from './_lib/editor/ConflictPanel';
+import { ContentEditor } from './_lib/editor/ContentEditor';
+import { clearDraft, draftKey, loadDraft, saveDraft } from './_lib/editor/drafts';
+import type { FormModel } from './_lib/editor/forms';
+import { HowToFormView } from './_lib/editor/HowToFormView';
+import { TextField } from './_lib/editor/ListField';
+import { Preview } from './_lib/editor/Preview';
+import { saveItem } from './_lib/editor/save';
+import { SettingsPanel } from './_lib/editor/SettingsPanel';
+import { chooseTemplateType, contentOf, fieldsFromItem, initialFields, payloadOf, type DocumentEditorProps, type EditorItem, type Fields } from './_lib/editor/state';
+import { toast } from './_lib/toast';
+import VersionHistory from './VersionHistory';
+
+export type { DocumentEditorProps } from './_lib/editor/state';
+
+/** The document editor: fields, markdown or form content, Preview, AI, images, drafts, versions and conflicts. */
+export default function DocumentEditor({ base, kind, listUrl, item }: DocumentEditorProps) {
+  const knowledge = base === '/api/knowledge-base';
+  const key = draftKey(base, item?.id ?? null, kind);
+  const [fields, setFields] = useState<Fields>(() => initialFields(item, kind));
+  const [version, setVersion] = useState<number | null>(item?.version ?? null);
+  const [mode, setMode] = useState<'edit' | 'preview'>('edit');
+  const [revision, setRevision] = useState(0);
+  const [saving, setSaving] = useState(false);
+  const [enhancing, setEnhancing] = useState(false);
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [latest, setLatest] = useState<EditorItem | null>(null);
+  const [restoredDraft, setRestoredDraft] = useState<string | null>(null);
+  const dirty = useRef(false);
+  const pristine = useRef(initialFields(null, kind).content);
+
+  // A draft left by an earlier visit (applied after hydration, so the server HTML matches).
+  useEffect(() => {
+    const draft = loadDraft(key);
+    if (!draft) return;
+    setFields(draft.fields as unknown as Fields);
+    if (item && draft.baseVersion) setVersion(draft.baseVersion);
+    setRevision((r) => r + 1);
+    setRestoredDraft(draft.savedAt);
+    dirty.current = true;
+  }, []);
+
+  useEffect(() => {
+    if (!dirty.current) return;
+    const t = setTimeout(() => dirty.current && saveDraft(key, { fields: fields as never, baseVersion: version, savedAt: new Date().toISOString() }), 250);
+    return () => clearTimeout(t);
+  }, [fields, version]);
+
+  const change = (patch: Partial<Fields> | ((f: Fields) => Fields)) => {
+    dirty.current = true;
+    setFields((f) => (typeof patch === 'function' ? patch(f) : { ...f, ...patch }));
+  };
+  const replace = (next: Fields) => {
+    change(() => next);
+    setRevision((r) => r + 1);
+  };
+  const setForm = (form: FormModel) => change((f) => ({ ...f, form, content: contentOf(form, f.title) }));
+  const setTitle = (title: string) => change((f) => ({ ...f, title, content: f.form ? contentOf(f.form, title) : f.content }));
+  const addImages = (paths: string[]) => change((f) => ({ ...f, attachedImages: [...new Set([...f.attachedImages, ...paths])] }));
+  const onTemplateType = (type: TemplateType | null) => {
+    const empty = !fields.content.trim() || fields.content === pristine.current;
+    const next = chooseTemplateType(fields, type, !item, empty);
+    if (next.content !== fields.content) replace(next);
+    else change(next);
+  };
+
+  function loadItem(saved: EditorItem) {
+    clearDraft(key);
+    dirty.current = false;
+    setFields(fieldsFromItem(saved));
+    setVersion(saved.version);
+    setRevision((r) => r + 1);
+    setConflict(null);
+    setLatest(null);
+    setRestoredDraft(null);
+  }
+
+  function discardDraft() {
+    if (item) return loadItem(item);
+    clearDraft(key);
+    dirty.current = false;
+    setFields(initialFields(null, kind));
+    setRevision((r) => r + 1);
+    setRestoredDraft(null);
+  }
+
+  async function save() {
+    setSaving(true);
+    const result = await saveItem(base, item?.id ?? null, payloadOf(fields, item ? version : null));
+    setSaving(false);
+    if (result.ok) {
+      clearDraft(key);
+      dirty.current = false;
+      toast('Success', `${fields.title.trim()} was saved (version ${result.item.version}).`);
+      const next = knowledge ? `/knowledge-base?doc=${result.item.id}` : listUrl;
+      setTimeout(() => window.location.assign(next), 600);
+    } else if (result.reason === 'conflict') {
+      setConflict(result.message);
+    } else if (result.reason === 'invalid') {
+      toast('Validation Error', 'Please check your input and try again.', 'error');
+    } else {
+      toast('Error', knowledge ? 'Failed to save knowledge base document. Please try again.' : 'Failed to save document. Please try again.', 'error');
+    }
+  }
+
+  async function enhance() {
+    setEnhancing(true);
+    const result = await enhanceContent(fields.title, fields.content, fields.category);
+    setEnhancing(false);
+    if (!result) return;
+    replace({
+      ...fields,
+      title: fields.title.trim() ? fields.title : (result.suggestedTitle ?? ''),
+      excerpt: fields.excerpt.trim() ? fields.excerpt : (result.summary ?? ''),
+      tags: [...new Set([...fields.tags, ...(result.extractedTags ?? [])])],
+      content: fields.form ? fields.content : result.improvedContent || fields.content,
+    });
+  }
+
+  const canSave = !!fields.title.trim() && !!fields.content.trim() && !saving;
+  const form = fields.form;
+  return (
+    <div className="editor">
+      <div className="row editor-bar">
+        <div className="tabs" role="tablist" aria-label="Editor mode">
+          <button type="button" role="tab" className="tab" aria-selected={mode === 'edit'} onClick={() => setMode('edit')}>
+            Edit
+          </button>
+          <button type="button" role="tab" className="tab" aria-selected={mode === 'preview'} onClick={() => setMode('preview')}>
+            Preview
+          </button>
+        </div>
+        <span className="spacer" />
+        <button type="button" className="btn btn--secondary btn--sm" disabled={enhancing || (form?.kind !== 'howto' && !fields.content.trim())} onClick={() => void enhance()}>
+          {enhancing ? 'Enhancing…' : 'Enhance with AI'}
+        </button>
+        {item && <VersionHistory base={base} id={item.id} currentVersion={version ?? item.version} onRestored={(restored: Item) => loadItem(restored as unknown as EditorItem)} />}
+        <a className="btn btn--secondary btn--sm" href={listUrl} onClick={() => clearDraft(key)}>
+          Cancel
+        </a>
+        <button type="button" className="btn btn--primary btn--sm" disabled={!canSave} onClick={() => void save()}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+      {restoredDraft && (
+        <div className="banner banner--info row" role="status">
+          <span>Restored your unsaved draft from {formatDateTime(restoredDraft, Intl.DateTimeFormat().resolvedOptions().timeZone)}.</span>
+          <span className="spacer" />
+          <button type="button" className="btn btn--ghost btn--sm" onClick={discardDraft}>
+            Discard draft
+          </button>
+        </div>
+      )}
+      {conflict && item && <ConflictBanner base={base} id={item.id} message={conflict} onOpen={setLatest} />}
+      <div className={`editor-body${latest ? ' editor-body--conflict' : ''}`}>
+        <div className="stack editor-main">
+          {mode === 'edit' ? (
+            <>
+              <TextField label="Title" value={fields.title} onChange={setTitle} action={<AiFieldButton field="title" value={fields.title} category={fields.category} onEnhanced={setTitle} />} />
+              <TextField label="Excerpt" value={fields.excerpt} onChange={(excerpt) => change({ excerpt })} multiline action={<AiFieldButton field="excerpt" value={fields.excerpt} category={fields.category} onEnhanced={(excerpt) => change({ excerpt })} />} />
+              {form?.kind === 'howto' ? (
+                <HowToFormView
+                  form={form}
+                  onChange={setForm}
+                  onImages={addImages}
+                  purposeAction={<AiFieldButton field="purpose" value={form.purpose} category={fields.category} onEnhanced={(purpose) => setForm({ ...form, purpose })} />}
+                />
+              ) : form?.kind === 'build' ? (
+                <BuildFormView form={form} onChange={setForm} onImages={addImages} />
+              ) : (
+                <ContentEditor value={fields.content} revision={revision} onChange={(content) => change({ content })} onImages={addImages} />
+              )}
+            </>
+          ) : (
+            <article className="stack">
+              <h2 className="editor-preview__title">{fields.title || 'Untitled'}</h2>
+              {fields.excerpt && <p className="muted">{fields.excerpt}</p>}
+              <Preview content={fields.content} />
+            </article>
+          )}
+        </div>
+        {latest && (
+          <TheirsPanel
+            latest={latest}
+            onClose={() => setLatest(null)}
+            onKeepMine={() => {
+              setVersion(latest.version);
+              setConflict(null);
+              setLatest(null);
+              toast('Your changes are kept', 'Save again to replace the newer version with yours.', 'info');
+            }}
+            onTakeTheirs={() => loadItem(latest)}
+          />
+        )}
+        <SettingsPanel fields={fields} knowledge={knowledge} set={change} onTemplateType={onTemplateType} />
+      </div>
+    </div>
+  );
+}

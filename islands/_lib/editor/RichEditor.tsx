@@ -1,0 +1,47 @@
+/**
+ * The rich markdown editor (@mdxeditor/editor). Loaded only with import() from ContentEditor, so its code
+ * (and style.css) sit in their own chunk that loads after the editor page has painted.
+ */
+import '@mdxeditor/editor/style.css';
+// Already loaded by every island; importing it here too keeps all of React DOM in the one shared chunk
+// (otherwise esbuild splits react-dom's index, which this chunk also uses, into a chunk of its own).
+import 'react-dom/client';
+import {
+  MDXEditor,
+  headingsPlugin,
+  imagePlugin,
+  linkPlugin,
+  listsPlugin,
+  markdownShortcutPlugin,
+  quotePlugin,
+  thematicBreakPlugin,
+  type MDXEditorMethods,
+} from '@mdxeditor/editor';
+import type { RefObject } from 'react';
+
+export interface RichEditorProps {
+  markdown: string;
+  onChange: (markdown: string) => void;
+  onError: (message: string) => void;
+  methods: RefObject<MDXEditorMethods | null>;
+  dark?: boolean;
+}
+
+const plugins = () => [headingsPlugin(), listsPlugin(), quotePlugin(), thematicBreakPlugin(), linkPlugin(), imagePlugin(), markdownShortcutPlugin()];
+
+export default function RichEditor({ markdown, onChange, onError, methods, dark }: RichEditorProps) {
+  return (
+    <MDXEditor
+      ref={methods}
+      className={dark ? 'dark-theme editor-rich' : 'editor-rich'}
+      contentEditableClassName="prose editor-rich__content"
+      markdown={markdown}
+      plugins={plugins()}
+      placeholder="Start writing…"
+      onChange={(md, initial) => {
+        if (!initial) onChange(md);
+      }}
+      onError={({ error }) => onError(error)}
+    />
+  );
+}
