@@ -1,6 +1,8 @@
 import type { ComponentProps, ComponentType } from 'react';
+import AutoCreateKb from './AutoCreateKb';
 import CategoryView from './CategoryView';
 import DocumentEditor from './DocumentEditor';
+import OpsChat from './OpsChat';
 import ServerTable from './ServerTable';
 import VersionHistory from './VersionHistory';
 
@@ -12,8 +14,10 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
  * Features add their islands here as they land.
  */
 export const islands = {
+  AutoCreateKb,
   CategoryView,
   DocumentEditor,
+  OpsChat,
   ServerTable,
   VersionHistory,
 } satisfies Record<string, ComponentType<any>>;

@@ -13,6 +13,7 @@ import { appSecureHeaders } from './http/secure-headers';
 import { sessionCookieName, sessionLoader } from './http/session';
 import { staticRoutes } from './http/static';
 import { renderer } from './ui/renderer';
+import { aiRoutes } from './ai/routes';
 import { serverRoutes } from './servers/routes';
 import { accountRoutes } from './auth/routes';
 import { knowledgeRoutes } from './knowledge/routes';
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', knowledgeRoutes());
   app.route('/', searchRoutes());
   app.route('/', serverRoutes());
+  app.route('/', aiRoutes());
   app.route('/', editorPages());
 
   app.notFound(renderNotFound);

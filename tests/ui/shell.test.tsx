@@ -1,8 +1,11 @@
-import { renderToString } from 'react-dom/server';
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { AppDeps, AppEnv } from '../../src/app-env';
 import type { CurrentUser } from '../../src/auth/sessions';
-import { Shell } from '../../src/ui/Shell';
+import { loadAssets } from '../../src/ui/assets';
+import { renderer, SIDEBAR_COOKIE } from '../../src/ui/renderer';
 import { displayName, isActive } from '../../src/ui/Sidebar';
+import { testBuildDir } from '../helpers/app';
 
 const user: CurrentUser = {
   id: 'u1',
@@ -15,16 +18,25 @@ const user: CurrentUser = {
   timezone: 'UTC',
 };
 
-const render = (u: CurrentUser, path = '/', collapsed = false) =>
-  renderToString(
-    <Shell user={u} path={path} title="Dashboard" subtitle="Overview of your infrastructure and knowledge base" collapsed={collapsed}>
-      <p>body</p>
-    </Shell>,
-  );
+const assets = loadAssets(testBuildDir);
+
+/** Renders a page through the real renderer with `u` as the request's user (a test harness, not a route). */
+async function render(u: CurrentUser, path = '/', collapsed = false): Promise<string> {
+  const app = new Hono<AppEnv>();
+  app.use(async (c, next) => {
+    c.set('deps', { assets } as AppDeps);
+    c.set('user', u);
+    await next();
+  });
+  app.use(renderer);
+  app.get('*', (c) => c.render(<p>body</p>, { title: 'Dashboard', subtitle: 'Overview of your infrastructure and knowledge base' }));
+  const res = await app.request(path, { headers: collapsed ? { Cookie: `${SIDEBAR_COOKIE}=collapsed` } : {} });
+  return res.text();
+}
 
 describe('signed-in shell', () => {
-  it('shows the six sidebar items with their links', () => {
-    const html = render(user);
+  it('shows the six sidebar items with their links', async () => {
+    const html = await render(user);
     for (const [label, href] of [
       ['Dashboard', '/'],
       ['Knowledge Base', '/knowledge-base'],
@@ -38,25 +50,25 @@ describe('signed-in shell', () => {
     }
   });
 
-  it('highlights the item equal to or prefixing the path; the root only on exact match', () => {
+  it('highlights the item equal to or prefixing the path; the root only on exact match', async () => {
     expect(isActive('/', '/')).toBe(true);
     expect(isActive('/', '/team')).toBe(false);
     expect(isActive('/knowledge-base', '/knowledge-base')).toBe(true);
     expect(isActive('/infrastructure', '/infrastructure/abc')).toBe(true);
-    const html = render(user, '/infrastructure/abc');
+    const html = await render(user, '/infrastructure/abc');
     expect(html).toMatch(/href="\/infrastructure" aria-current="page"/);
     expect(html).not.toMatch(/href="\/" aria-current="page"/);
   });
 
-  it('shows the Admin section with User Approvals only to admins', () => {
-    expect(render(user)).not.toContain('User Approvals');
-    const admin = render({ ...user, role: 'admin' });
+  it('shows the Admin section with User Approvals only to admins', async () => {
+    expect(await render(user)).not.toContain('User Approvals');
+    const admin = await render({ ...user, role: 'admin' });
     expect(admin).toContain('User Approvals');
     expect(admin).toContain('href="/admin/approval"');
   });
 
-  it('shows initial, name and role (User when absent) and Sign Out in the footer', () => {
-    const html = render(user);
+  it('shows initial, name and role (User when absent) and Sign Out in the footer', async () => {
+    const html = await render(user);
     expect(html).toContain('>A</span>');
     expect(html).toContain('Ada Lovelace');
     expect(html).toContain('>User<');
@@ -65,8 +77,8 @@ describe('signed-in shell', () => {
     expect(displayName({ firstName: null, lastName: null, email: 'x@y.z' })).toBe('x@y.z');
   });
 
-  it('has a header with title, subtitle, both toggles, a search box and notifications', () => {
-    const html = render(user);
+  it('has a header with title, subtitle, both toggles, a search box and notifications', async () => {
+    const html = await render(user);
     expect(html).toContain('<h1 class="page-header__title">Dashboard</h1>');
     expect(html).toContain('Overview of your infrastructure and knowledge base');
     expect(html).toContain('data-menu-toggle');
@@ -75,8 +87,8 @@ describe('signed-in shell', () => {
     expect(html).toContain('aria-label="Notifications"');
   });
 
-  it('renders collapsed when asked (from the sidebar cookie)', () => {
-    expect(render(user, '/', true)).toContain('class="shell" data-collapsed=""');
-    expect(render(user, '/', false)).not.toContain('data-collapsed');
+  it('renders collapsed when asked (from the sidebar cookie)', async () => {
+    expect(await render(user, '/', true)).toContain('class="shell" data-collapsed=""');
+    expect(await render(user, '/', false)).not.toContain('data-collapsed');
   });
 });

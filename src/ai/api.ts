@@ -1,0 +1,56 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { AppEnv } from '../app-env';
+import { requireUser } from '../http/session';
+import { validate } from '../http/validate';
+import { askInput, enhanceContentInput, enhanceFieldInput, feedbackInput, kbPreview, previewInput } from './schemas';
+import * as ai from './service';
+
+const engine = (c: Context<AppEnv>) => ai.engineFor(c.var.deps.config, c.var.logger);
+
+/** JSON routes of Ops AI under /api/ai (every route needs a signed-in user). */
+export function aiApi() {
+  const api = new Hono<AppEnv>();
+  api.use('/api/ai/*', requireUser());
+
+  api.post('/api/ai/ask', validate('json', askInput), async (c) => {
+    return c.json(await ai.ask(c.var.deps.db, engine(c), c.var.user!.id, c.req.valid('json')));
+  });
+
+  api.post('/api/ai/ask-stream', validate('json', askInput), (c) => {
+    const body = ai.askStream(c.var.deps.db, engine(c), c.var.user!.id, c.req.valid('json'), c.var.logger, c.req.raw.signal);
+    return c.body(body, 200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      'X-Accel-Buffering': 'no',
+    });
+  });
+
+  api.post('/api/ai/feedback', validate('json', feedbackInput), async (c) => {
+    const { interactionId, feedback } = c.req.valid('json');
+    return c.json(await ai.recordFeedback(c.var.deps.db, c.var.user!.id, interactionId, feedback));
+  });
+
+  api.post('/api/ai/enhance-content', validate('json', enhanceContentInput), async (c) => {
+    const input = c.req.valid('json');
+    ai.checkContent(input.content);
+    return c.json(await engine(c).enhanceContent(input));
+  });
+
+  api.post('/api/ai/enhance-field', validate('json', enhanceFieldInput), async (c) => {
+    const input = c.req.valid('json');
+    ai.checkContent(input.content);
+    return c.json({ enhancedContent: await engine(c).enhanceField(input) });
+  });
+
+  api.post('/api/ai/auto-create-kb-preview', validate('json', previewInput), async (c) => {
+    const { content } = c.req.valid('json');
+    return c.json(await engine(c).previewKb(ai.checkContent(content)));
+  });
+
+  api.post('/api/ai/auto-create-kb', validate('json', kbPreview), async (c) => {
+    return c.json(await ai.saveAutoCreated(c.var.deps.db, c.var.user!.id, c.req.valid('json')), 201);
+  });
+
+  return api;
+}

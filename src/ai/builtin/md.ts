@@ -1,0 +1,28 @@
+/** Markdown building helpers for the built-in engine; every data value is escaped so it stays data. */
+
+/** Escapes text for inline markdown (no links, emphasis, HTML or table breaks can come from data). */
+export function esc(value: unknown): string {
+  const s = value === null || value === undefined || value === '' ? '—' : String(value);
+  return s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_{}[\]()<>#+!|~]/g, (m) => `\\${m}`);
+}
+
+/** A markdown link whose label is escaped; the href is one of our own in-app paths. */
+export const link = (label: unknown, href: string) => `[${esc(label)}](${href})`;
+
+/** A GFM table. */
+export function table(headers: string[], rows: string[][]): string {
+  const head = `| ${headers.join(' | ')} |`;
+  const rule = `| ${headers.map(() => '---').join(' | ')} |`;
+  return [head, rule, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** "2026-11-22 08:05 UTC". */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return 'never';
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -1,0 +1,53 @@
+/** Ops AI constants shared by server and islands (plain values: no zod, so islands stay small). */
+
+export const HISTORY_LIMIT = 5;
+/** The writing tools refuse content above this many characters (413). */
+export const MAX_CONTENT_CHARS = 1_000_000;
+/** Spec: the Auto Create counter shows characters out of 5000 (not enforced). */
+export const AUTO_CREATE_COUNTER = 5000;
+
+export const BLANK_CONTENT_MESSAGE = 'Please enter some text content to convert into a knowledge base document.';
+export const TOO_LARGE_MESSAGE = 'Images are too large. Please use smaller images or fewer images.';
+
+/** Spec (knowledge §5): the categories offered. */
+export const categories = [
+  'Azure', 'O365', 'vMware', 'Windows Server', 'Teams', 'Exchange SE', 'Exchange Online', 'Windows 11', 'ADFS',
+  'Patching', 'Enterprise Vault', 'POS', 'Server Hardware', 'Citrix', 'Ivanti', 'SCCM', 'Intune', 'DNS',
+] as const;
+
+/** Spec §4: welcome actions on the page (six) and in the floating panel (four). */
+export const pageWelcomeActions = [
+  'Show all servers',
+  'View recent documentation',
+  'Check server status',
+  'Browse knowledge base',
+  'List all server IPs',
+  'View infrastructure overview',
+];
+export const panelWelcomeActions = pageWelcomeActions.slice(0, 4);
+export const WELCOME_TEXT = "Welcome to Ops AI! I'm your intelligent infrastructure assistant. How can I help you today?";
+
+/** Spec §4: actions that navigate. */
+export const navigateActions: Record<string, string> = {
+  'View all servers': '/infrastructure',
+  'Show all servers': '/infrastructure',
+  'Browse knowledge base': '/knowledge-base',
+  'View recent documentation': '/knowledge-base',
+  'Search documentation': '/knowledge-base',
+  // The spec says /dashboard; the dashboard lives at / (no /dashboard route), so go there.
+  'View infrastructure overview': '/',
+};
+
+/** Spec §4: actions that fill the input and send after 100 ms. */
+export const queryActions: Record<string, string> = {
+  'Show Auburn servers': 'Show me all servers in Auburn location',
+  'List all POS servers': 'List all POS servers with their details',
+  'Check server status': 'Show me the status of all active servers',
+  'Show network topology': 'Show me the network configuration and topology',
+  'List all server IPs': 'List all servers with their IP addresses',
+  'View location details': 'Show me servers grouped by location',
+  'View POS documentation': 'Show me POS-related documentation',
+  'View recent issues': 'Show me recent server issues and problems',
+  'Check system logs': 'Show me recent system logs and events',
+  'Contact support team': 'Who are the support team contacts?',
+};

@@ -1,0 +1,25 @@
+import type { Db } from '../db/client';
+import type { AskInput, EnhancedContent, EnhanceContentInput, EnhanceFieldInput, KbPreview } from './schemas';
+
+/** One tool call an answer made (stored as the interaction's context). */
+export interface ToolUse {
+  name: string;
+  args: Record<string, unknown>;
+  results: number;
+}
+
+export interface EngineAnswer {
+  response: string;
+  suggestedActions: string[];
+  toolsUsed: ToolUse[];
+}
+
+/** An answering engine: the built-in rules (default) or an OpenAI-compatible model. */
+export interface Engine {
+  readonly name: 'builtin' | 'llm';
+  /** Answers a question; `emit` (streaming only) receives the text as produced: the chunks add up to the response. */
+  answer(db: Db, input: AskInput, emit?: (chunk: string) => void, signal?: AbortSignal): Promise<EngineAnswer>;
+  enhanceContent(input: EnhanceContentInput): Promise<EnhancedContent>;
+  enhanceField(input: EnhanceFieldInput): Promise<string>;
+  previewKb(content: string): Promise<KbPreview>;
+}

@@ -1,0 +1,81 @@
+import type OpenAI from 'openai';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { environments, serverStatuses } from '../db/schema';
+import * as tools from './tools';
+
+/** The read-only tools offered to the model as function calls, and their runner. */
+
+const defs = {
+  search_servers: {
+    description: 'Search the server inventory. All filters optional and combined with AND. Returns servers with their in-app link.',
+    schema: z.object({
+      text: z.string().max(200).optional().describe('free text over name, hostname, IP, location, function, OS, team, description'),
+      location: z.string().max(100).optional().describe('part of the server location, e.g. Auburn'),
+      environment: z.enum(environments).optional(),
+      status: z.array(z.enum(serverStatuses)).max(5).optional(),
+      function: z.string().max(100).optional().describe('a word in the name, functions or description, e.g. POS'),
+      ip: z.string().max(45).optional().describe('IP address or its prefix'),
+    }),
+    run: (db: Db, a: { text?: string; location?: string; environment?: string; status?: string[]; function?: string; ip?: string }) => tools.searchServers(db, { ...a, limit: 100 }),
+  },
+  get_server: {
+    description: 'One server by name, hostname or id, with its last health checks.',
+    schema: z.object({ name_or_id: z.string().min(1).max(255) }),
+    run: (db: Db, a: { name_or_id: string }) => tools.getServer(db, a.name_or_id),
+  },
+  search_documents: {
+    description: 'Full-text search over the knowledge base and documents. Returns titles, excerpts, snippets and in-app links.',
+    schema: z.object({ query: z.string().min(1).max(200) }),
+    run: (db: Db, a: { query: string }) => tools.searchDocuments(db, a.query, 8),
+  },
+  recent_documents: {
+    description: 'The most recently updated knowledge base items.',
+    schema: z.object({}),
+    run: (db: Db) => tools.recentDocuments(db, 8),
+  },
+  team_contacts: {
+    description: 'Team members (support contacts): name, role, department, e-mail, status.',
+    schema: z.object({ text: z.string().max(100).optional().describe('a word in name, role or department') }),
+    run: (db: Db, a: { text?: string }) => tools.teamContacts(db, a.text),
+  },
+  recent_health_problems: {
+    description: 'Recent health checks that found a server offline or in warning, newest first.',
+    schema: z.object({ limit: z.number().int().min(1).max(50).optional() }),
+    run: (db: Db, a: { limit?: number }) => tools.recentHealthProblems(db, a.limit ?? 10),
+  },
+  recent_audit_events: {
+    description: 'Recent system events from the audit log (who did what), newest first.',
+    schema: z.object({ limit: z.number().int().min(1).max(50).optional() }),
+    run: (db: Db, a: { limit?: number }) => tools.recentAuditEvents(db, a.limit ?? 15),
+  },
+} as const;
+
+export type ToolName = keyof typeof defs;
+
+/** The tools in the chat-completions `tools` format. */
+export const toolSpecs: OpenAI.Chat.Completions.ChatCompletionTool[] = Object.entries(defs).map(([name, d]) => ({
+  type: 'function',
+  function: { name, description: d.description, parameters: z.toJSONSchema(d.schema, { target: 'draft-7' }) as Record<string, unknown> },
+}));
+
+/** Untrusted-data envelope: what a tool found, quoted as JSON, never instructions. */
+export function quoteToolResult(name: string, data: unknown): string {
+  return JSON.stringify({ tool: name, untrusted_data: data });
+}
+
+/** Runs one tool call from the model; bad names or arguments become an error result (never a write). */
+export async function runToolCall(db: Db, name: string, rawArgs: string): Promise<{ content: string; args: Record<string, unknown>; results: number }> {
+  const def = (defs as Record<string, (typeof defs)[ToolName]>)[name];
+  if (!def) return { content: JSON.stringify({ error: `Unknown tool ${name}` }), args: {}, results: 0 };
+  let parsedArgs: unknown;
+  try {
+    parsedArgs = rawArgs ? JSON.parse(rawArgs) : {};
+  } catch {
+    return { content: JSON.stringify({ error: 'Arguments were not valid JSON.' }), args: {}, results: 0 };
+  }
+  const args = def.schema.safeParse(parsedArgs);
+  if (!args.success) return { content: JSON.stringify({ error: args.error.issues[0]?.message ?? 'Invalid arguments.' }), args: {}, results: 0 };
+  const data = await (def.run as (db: Db, a: unknown) => Promise<unknown>)(db, args.data);
+  return { content: quoteToolResult(name, data), args: args.data as Record<string, unknown>, results: Array.isArray(data) ? data.length : data ? 1 : 0 };
+}

@@ -1,0 +1,119 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { aiInteractions } from '../db/schema';
+import { badRequest, notFound, tooLarge } from '../http/errors';
+import type { Logger } from '../http/logger';
+import { createItem } from '../knowledge/service';
+import type { Item } from '../knowledge/schemas';
+import { builtinEngine } from './builtin';
+import type { Engine, EngineAnswer } from './engine';
+import { llmEngine } from './llm';
+import { BLANK_CONTENT_MESSAGE, MAX_CONTENT_CHARS, type AskInput, type AskResult, type KbPreview } from './schemas';
+
+/** Ops AI commands: answer (plain or streamed), store every exchange, feedback, writing tools. */
+
+export interface AiConfig {
+  openai?: { apiKey: string; baseUrl?: string; model: string };
+}
+
+const engines = new WeakMap<object, Engine>();
+
+/** The engine for this configuration: the LLM when OPENAI_API_KEY is set, else the built-in rules. */
+export function engineFor(config: AiConfig, logger: Logger): Engine {
+  let engine = engines.get(config);
+  if (!engine) {
+    engine = config.openai ? llmEngine({ ...config.openai, logger }) : builtinEngine();
+    engines.set(config, engine);
+  }
+  return engine;
+}
+
+/** Stores one exchange (query, response, context = engine and tools used); returns its id. */
+export async function recordInteraction(db: Db, userId: string | null, query: string, answer: EngineAnswer, engine: string): Promise<string> {
+  const [row] = await db
+    .insert(aiInteractions)
+    .values({ userId, query, response: answer.response, context: { engine, tools: answer.toolsUsed, suggestedActions: answer.suggestedActions } })
+    .returning({ id: aiInteractions.id });
+  return row.id;
+}
+
+/** Answers a question and stores the exchange. */
+export async function ask(db: Db, engine: Engine, userId: string, input: AskInput): Promise<AskResult> {
+  const answer = await engine.answer(db, input);
+  const interactionId = await recordInteraction(db, userId, input.query, answer, engine.name);
+  return { response: answer.response, suggestedActions: answer.suggestedActions, interactionId };
+}
+
+const encoder = new TextEncoder();
+const event = (data: unknown) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
+
+/**
+ * Answers as server-sent events: `{chunk}` lines, then `{done, fullResponse, suggestedActions, interactionId}`
+ * (the chunks add up to fullResponse), or `{error}`.
+ */
+export function askStream(db: Db, engine: Engine, userId: string, input: AskInput, logger: Logger, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  const abort = new AbortController();
+  signal?.addEventListener('abort', () => abort.abort(), { once: true });
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (data: unknown) => {
+        if (!abort.signal.aborted) controller.enqueue(event(data));
+      };
+      try {
+        const answer = await engine.answer(db, input, (chunk) => send({ chunk }), abort.signal);
+        const interactionId = await recordInteraction(db, userId, input.query, answer, engine.name);
+        send({ done: true, fullResponse: answer.response, suggestedActions: answer.suggestedActions, interactionId });
+      } catch (err) {
+        if (!abort.signal.aborted) logger.error({ err }, 'AI stream failed');
+        send({ error: 'Failed to get AI response.' });
+      } finally {
+        try {
+          controller.close();
+        } catch {
+          /* already closed by a disconnect */
+        }
+      }
+    },
+    cancel() {
+      abort.abort();
+    },
+  });
+}
+
+/** Records the user's verdict on one of their own interactions (404 otherwise). */
+export async function recordFeedback(db: Db, userId: string, interactionId: string, feedback: string): Promise<{ interactionId: string; feedback: string }> {
+  const rows = await db
+    .update(aiInteractions)
+    .set({ feedback })
+    .where(and(eq(aiInteractions.id, interactionId), eq(aiInteractions.userId, userId)))
+    .returning({ id: aiInteractions.id });
+  if (!rows.length) throw notFound('AI interaction not found.');
+  return { interactionId, feedback };
+}
+
+/** Writing-tool input check: blank → 400 with the spec message; above the limit → 413. */
+export function checkContent(content: string): string {
+  if (!content.trim()) throw badRequest(BLANK_CONTENT_MESSAGE, 'blank_content');
+  if (content.length > MAX_CONTENT_CHARS) throw tooLarge(`The content is too large (over ${MAX_CONTENT_CHARS.toLocaleString('en')} characters).`);
+  return content;
+}
+
+/** Saves an auto-created preview as a knowledge item (a draft knowledge-base article). */
+export function saveAutoCreated(db: Db, userId: string, preview: KbPreview): Promise<Item> {
+  checkContent(preview.content);
+  return createItem(
+    db,
+    'knowledge',
+    {
+      title: preview.title,
+      content: preview.content,
+      excerpt: preview.excerpt ?? null,
+      category: preview.category ?? null,
+      tags: [...new Set(preview.tags ?? [])],
+      isPublished: false,
+      isTemplate: false,
+      templateType: null,
+    },
+    userId,
+  );
+}

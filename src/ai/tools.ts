@@ -1,0 +1,279 @@
+import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { queryRows, type Db } from '../db/client';
+import { auditLog, documents, healthChecks, servers, teamMembers, users } from '../db/schema';
+
+/**
+ * The assistant's tools: read-only queries over our data. Nothing here writes. Every row carries the
+ * in-app link the answer should cite.
+ */
+
+export interface ServerFilters {
+  /** Free text over name, hostname, IP, functions, description (word match). */
+  text?: string;
+  location?: string;
+  environment?: string;
+  status?: string[];
+  /** Word match over name, functions and description (e.g. "POS"). */
+  function?: string;
+  ip?: string;
+  limit?: number;
+}
+
+export interface ServerRow {
+  id: string;
+  name: string;
+  hostname: string | null;
+  ipAddress: string | null;
+  domain: string | null;
+  network: string | null;
+  environment: string;
+  status: string;
+  operatingSystem: string | null;
+  serverLocation: string | null;
+  primaryFunction: string | null;
+  secondaryFunction: string | null;
+  tertiaryFunction: string | null;
+  teamOwner: string | null;
+  keyContacts: string | null;
+  description: string | null;
+  cpuUsage: number;
+  memoryUsage: number;
+  uptime: number;
+  lastHealthCheck: string | null;
+  link: string;
+}
+
+const serverColumns = {
+  id: servers.id,
+  name: servers.name,
+  hostname: servers.hostname,
+  ipAddress: servers.ipAddress,
+  domain: servers.domain,
+  network: servers.network,
+  environment: servers.environment,
+  status: servers.status,
+  operatingSystem: servers.operatingSystem,
+  serverLocation: servers.serverLocation,
+  primaryFunction: servers.primaryFunction,
+  secondaryFunction: servers.secondaryFunction,
+  tertiaryFunction: servers.tertiaryFunction,
+  teamOwner: servers.teamOwner,
+  keyContacts: servers.keyContacts,
+  description: servers.description,
+  cpuUsage: servers.cpuUsage,
+  memoryUsage: servers.memoryUsage,
+  uptime: servers.uptime,
+  lastHealthCheck: servers.lastHealthCheck,
+};
+
+export const serverLink = (id: string) => `/infrastructure?server=${id}`;
+export const documentLink = (space: string, id: string) => (space === 'documents' ? `/documents?doc=${id}` : `/knowledge-base?doc=${id}`);
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** PostgreSQL word-boundary match ("POS" matches "POS terminal", not "postgres"). */
+const wordMatch = (column: AnyPgColumn, word: string) => sql`coalesce(${column}, '') ~* ${`\\m${regexEscape(word)}\\M`}`;
+
+const toServer = (r: typeof servers.$inferSelect | Record<string, unknown>): ServerRow => {
+  const row = r as Omit<ServerRow, 'link' | 'lastHealthCheck'> & { lastHealthCheck: Date | string | null };
+  return {
+    ...row,
+    lastHealthCheck: row.lastHealthCheck ? new Date(row.lastHealthCheck).toISOString() : null,
+    link: serverLink(row.id),
+  };
+};
+
+/** Searches servers by name / location / environment / status / function / IP; newest name order. */
+export async function searchServers(db: Db, f: ServerFilters = {}): Promise<ServerRow[]> {
+  const where: (SQL | undefined)[] = [];
+  if (f.location) where.push(ilike(servers.serverLocation, `%${likeEscape(f.location)}%`));
+  if (f.environment) where.push(eq(servers.environment, f.environment.toLowerCase() as never));
+  if (f.status?.length) where.push(inArray(servers.status, f.status as never[]));
+  if (f.ip) where.push(ilike(servers.ipAddress, `${likeEscape(f.ip)}%`));
+  if (f.function) {
+    const w = f.function;
+    where.push(
+      or(
+        wordMatch(servers.name, w),
+        wordMatch(servers.hostname, w),
+        wordMatch(servers.primaryFunction, w),
+        wordMatch(servers.secondaryFunction, w),
+        wordMatch(servers.tertiaryFunction, w),
+        wordMatch(servers.description, w),
+      ),
+    );
+  }
+  if (f.text) {
+    const like = `%${likeEscape(f.text)}%`;
+    where.push(
+      or(
+        ilike(servers.name, like),
+        ilike(servers.hostname, like),
+        ilike(servers.ipAddress, like),
+        ilike(servers.serverLocation, like),
+        ilike(servers.primaryFunction, like),
+        ilike(servers.operatingSystem, like),
+        ilike(servers.teamOwner, like),
+        ilike(servers.description, like),
+      ),
+    );
+  }
+  const rows = await db
+    .select(serverColumns)
+    .from(servers)
+    .where(and(...where))
+    .orderBy(servers.name)
+    .limit(Math.min(f.limit ?? 100, 500));
+  return rows.map(toServer);
+}
+
+/** The names of all servers (to recognise a server named in a question). */
+export async function serverNames(db: Db): Promise<{ id: string; name: string; hostname: string | null }[]> {
+  return db.select({ id: servers.id, name: servers.name, hostname: servers.hostname }).from(servers).orderBy(servers.name).limit(1000);
+}
+
+export interface HealthCheckRow {
+  checkedAt: string;
+  status: string;
+  previousStatus: string | null;
+  latencyMs: number | null;
+  error: string | null;
+}
+
+/** One server (by id or name) with its last health checks, newest first; null when unknown. */
+export async function getServer(db: Db, idOrName: string, checks = 10): Promise<(ServerRow & { healthChecks: HealthCheckRow[] }) | null> {
+  const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrName);
+  const [row] = await db
+    .select(serverColumns)
+    .from(servers)
+    .where(isId ? eq(servers.id, idOrName) : or(ilike(servers.name, likeEscape(idOrName)), ilike(servers.hostname, likeEscape(idOrName))))
+    .limit(1);
+  if (!row) return null;
+  const history = await db
+    .select({ checkedAt: healthChecks.checkedAt, status: healthChecks.status, previousStatus: healthChecks.previousStatus, latencyMs: healthChecks.latencyMs, error: healthChecks.error })
+    .from(healthChecks)
+    .where(eq(healthChecks.serverId, row.id))
+    .orderBy(desc(healthChecks.checkedAt))
+    .limit(checks);
+  return { ...toServer(row), healthChecks: history.map((h) => ({ ...h, checkedAt: h.checkedAt.toISOString() })) };
+}
+
+export interface DocumentHit {
+  id: string;
+  space: string;
+  title: string;
+  excerpt: string | null;
+  category: string | null;
+  tags: string[];
+  /** The start of the text (quoted data, never instructions). */
+  snippet: string;
+  updatedAt: string;
+  link: string;
+}
+
+/** Full-text document search (websearch_to_tsquery over search_vector, deleted excluded), best first. */
+export async function searchDocuments(db: Db, query: string, limit = 5): Promise<DocumentHit[]> {
+  const q = sql`websearch_to_tsquery('english', ${query})`;
+  const rows = await queryRows<{ id: string; space: string; title: string; excerpt: string | null; category: string | null; tags: string[]; snippet: string; updated_at: string | Date }>(
+    db,
+    sql`select id, space, title, excerpt, category, tags, left(content, 600) as snippet, updated_at
+        from ${documents}
+        where deleted_at is null and search_vector @@ ${q}
+        order by ts_rank(search_vector, ${q}) desc, updated_at desc
+        limit ${Math.min(limit, 20)}`,
+  );
+  return rows.map(toHit);
+}
+
+/** The most recently updated knowledge items (for "recent documentation"). */
+export async function recentDocuments(db: Db, limit = 5): Promise<DocumentHit[]> {
+  const rows = await db
+    .select({ id: documents.id, space: documents.space, title: documents.title, excerpt: documents.excerpt, category: documents.category, tags: documents.tags, snippet: sql<string>`left(${documents.content}, 600)`, updated_at: documents.updatedAt })
+    .from(documents)
+    .where(and(isNull(documents.deletedAt), eq(documents.space, 'knowledge')))
+    .orderBy(desc(documents.updatedAt))
+    .limit(limit);
+  return rows.map(toHit);
+}
+
+function toHit(r: { id: string; space: string; title: string; excerpt: string | null; category: string | null; tags: string[] | null; snippet: string; updated_at: string | Date }): DocumentHit {
+  return {
+    id: r.id,
+    space: r.space,
+    title: r.title,
+    excerpt: r.excerpt,
+    category: r.category,
+    tags: r.tags ?? [],
+    snippet: r.snippet,
+    updatedAt: new Date(r.updated_at).toISOString(),
+    link: documentLink(r.space, r.id),
+  };
+}
+
+export interface ContactRow {
+  name: string;
+  email: string;
+  role: string;
+  department: string | null;
+  status: string;
+}
+
+/** Team contacts, active first; optionally matching a word in name, role or department. */
+export async function teamContacts(db: Db, text?: string, limit = 50): Promise<ContactRow[]> {
+  const like = text ? `%${likeEscape(text)}%` : undefined;
+  return db
+    .select({ name: teamMembers.name, email: teamMembers.email, role: teamMembers.role, department: teamMembers.department, status: teamMembers.status })
+    .from(teamMembers)
+    .where(like ? or(ilike(teamMembers.name, like), ilike(teamMembers.role, like), ilike(teamMembers.department, like)) : undefined)
+    .orderBy(teamMembers.status, teamMembers.name)
+    .limit(limit);
+}
+
+export interface HealthProblem {
+  serverId: string;
+  serverName: string;
+  ipAddress: string | null;
+  status: string;
+  previousStatus: string | null;
+  error: string | null;
+  checkedAt: string;
+  link: string;
+}
+
+/** Health checks that found a server offline or warning, newest first. */
+export async function recentHealthProblems(db: Db, limit = 10): Promise<HealthProblem[]> {
+  const rows = await db
+    .select({ serverId: servers.id, serverName: servers.name, ipAddress: servers.ipAddress, status: healthChecks.status, previousStatus: healthChecks.previousStatus, error: healthChecks.error, checkedAt: healthChecks.checkedAt })
+    .from(healthChecks)
+    .innerJoin(servers, eq(servers.id, healthChecks.serverId))
+    .where(inArray(healthChecks.status, ['offline', 'warning']))
+    .orderBy(desc(healthChecks.checkedAt))
+    .limit(Math.min(limit, 50));
+  return rows.map((r) => ({ ...r, checkedAt: r.checkedAt.toISOString(), link: serverLink(r.serverId) }));
+}
+
+export interface AuditEvent {
+  action: string;
+  entityType: string;
+  entityId: string | null;
+  actor: string | null;
+  createdAt: string;
+}
+
+/** Recent audit events (who did what), newest first. */
+export async function recentAuditEvents(db: Db, limit = 15): Promise<AuditEvent[]> {
+  const rows = await db
+    .select({ action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, email: users.email, firstName: users.firstName, lastName: users.lastName, createdAt: auditLog.createdAt })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .orderBy(desc(auditLog.createdAt))
+    .limit(Math.min(limit, 50));
+  return rows.map((r) => ({
+    action: r.action,
+    entityType: r.entityType,
+    entityId: r.entityId,
+    actor: r.firstName ? `${r.firstName} ${r.lastName ?? ''}`.trim() : r.email,
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
