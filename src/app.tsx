@@ -17,7 +17,10 @@ import { aiRoutes } from './ai/routes';
 import { serverRoutes } from './servers/routes';
 import { accountRoutes } from './auth/routes';
 import { knowledgeRoutes } from './knowledge/routes';
+import { dashboardRoutes } from './dashboard/routes';
 import { searchRoutes } from './search/routes';
+import { teamRoutes } from './team/routes';
+import { settingsPages } from './settings/pages';
 import { editorPages } from './editor/pages';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
@@ -54,7 +57,10 @@ export function createApp(deps: AppDeps) {
   // Feature routes (one line each; keep this list in build order).
   app.route('/', accountRoutes());
   app.route('/', knowledgeRoutes());
+  app.route('/', dashboardRoutes());
   app.route('/', searchRoutes());
+  app.route('/', teamRoutes());
+  app.route('/', settingsPages());
   app.route('/', serverRoutes());
   app.route('/', aiRoutes());
   app.route('/', editorPages());

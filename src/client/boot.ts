@@ -5,6 +5,7 @@
  */
 import { initShell } from './shell';
 import { showToast, type ToastDetail } from './toast';
+import { initGlobalSearch } from './search';
 import './forms'; // show/hide password toggles (accounts)
 
 type Unmount = () => void;
@@ -87,6 +88,7 @@ function unmountAll(root: Element): void {
 
 function start(): void {
   initShell();
+  initGlobalSearch();
   document.body.addEventListener('showToast', (e) => showToast((e as CustomEvent<ToastDetail>).detail));
   if (window.htmx) {
     window.htmx.onLoad((el) => mountAll(el));

@@ -26,7 +26,16 @@ export function Header({ title, subtitle, query }: { title: string; subtitle?: s
           placeholder="Search documents..."
           defaultValue={query}
           autoComplete="off"
+          role="combobox"
+          aria-expanded="false"
+          aria-controls="global-search-results"
+          aria-autocomplete="list"
+          hx-get="/search/suggest"
+          hx-trigger="input changed delay:500ms, search"
+          hx-target="#global-search-results"
+          hx-sync="this:replace"
         />
+        <div id="global-search-results" className="search-results" role="listbox" aria-label="Search results" hidden />
       </form>
       <div className="page-header__actions">
         <button type="button" className="icon-button" aria-label="Notifications">

@@ -1,0 +1,11 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env';
+import { requireUser } from '../http/session';
+import { analyticsStats } from './service';
+
+/** GET /api/analytics/stats → {servers: {total}, documents: {total}}. */
+export function dashboardApi() {
+  const app = new Hono<AppEnv>();
+  app.get('/api/analytics/stats', requireUser(), async (c) => c.json(await analyticsStats(c.var.deps.db)));
+  return app;
+}

@@ -1,0 +1,60 @@
+import { Hono, type Context } from 'hono';
+import { renderToString } from 'react-dom/server';
+import { z } from 'zod';
+import type { AppEnv } from '../app-env';
+import { requirePageUser } from '../http/session';
+import { checkAllServers } from '../servers/health';
+import { triggerToast } from '../http/toast';
+import { dashboardStats, environmentFilters, overviewServers, recentArticles, type EnvironmentFilter } from './service';
+import { DashboardPage, healthSummaryText, type HealthSummary } from './views/DashboardPage';
+import { InfraOverview } from './views/InfraOverview';
+import { StatCards } from './views/StatCards';
+
+const envOf = (raw: string | null | undefined): EnvironmentFilter =>
+  (environmentFilters as readonly string[]).includes(raw ?? '') ? (raw as EnvironmentFilter) : 'all';
+
+const count = z.coerce.number().int().min(0).max(1e6);
+const healthQuery = z.object({ checked: count, online: count, warning: count, offline: count });
+
+/** The environment filter of the page the htmx request came from (HX-Current-URL). */
+function currentEnvironment(c: Context<AppEnv>): EnvironmentFilter {
+  try {
+    return envOf(new URL(c.req.header('HX-Current-URL') ?? '', 'http://x').searchParams.get('environment'));
+  } catch {
+    return 'all';
+  }
+}
+
+async function infraFragment(c: Context<AppEnv>, environment: EnvironmentFilter) {
+  return renderToString(<InfraOverview environment={environment} {...await overviewServers(c.var.deps.db, environment)} />);
+}
+
+/** GET / (signed in): the dashboard, or its Infrastructure Overview fragment for htmx; POST the health check. */
+export function dashboardPages() {
+  const app = new Hono<AppEnv>();
+  app.get('/', requirePageUser(), async (c) => {
+    const { db } = c.var.deps;
+    const environment = envOf(c.req.query('environment'));
+    if (c.req.header('HX-Request') && c.req.header('HX-Target') === 'infra-overview') {
+      return c.html(await infraFragment(c, environment));
+    }
+    const [stats, articles, infra] = await Promise.all([dashboardStats(db, c.var.user!.timezone), recentArticles(db, 5), overviewServers(db, environment)]);
+    const health = healthQuery.safeParse(c.req.query());
+    return c.render(
+      <DashboardPage stats={stats} articles={articles} infra={{ environment, ...infra }} now={new Date()} health={health.success ? health.data : undefined} />,
+      { title: 'Dashboard', subtitle: 'Overview of your infrastructure and knowledge base' },
+    );
+  });
+  app.post('/dashboard/health-check', requirePageUser(), async (c) => {
+    const { db } = c.var.deps;
+    const r: HealthSummary = await checkAllServers(db, { concurrency: 20, timeoutMs: 2000 });
+    const summary = { checked: r.checked, online: r.online, warning: r.warning, offline: r.offline };
+    if (!c.req.header('HX-Request')) {
+      return c.redirect(`/?${new URLSearchParams(Object.entries(summary).map(([k, v]) => [k, String(v)]))}`, 303);
+    }
+    triggerToast(c, 'Health Check Complete', healthSummaryText(summary));
+    const stats = await dashboardStats(db, c.var.user!.timezone);
+    return c.html((await infraFragment(c, currentEnvironment(c))) + renderToString(<StatCards stats={stats} oob />));
+  });
+  return app;
+}

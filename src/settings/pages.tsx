@@ -1,0 +1,82 @@
+import { Hono, type Context } from 'hono';
+import type { ZodType } from 'zod';
+import type { AppEnv } from '../app-env';
+import { AppError } from '../http/errors';
+import { clearSessionCookie, requirePageUser } from '../http/session';
+import { appearanceInput, deleteAccountInput, notificationsInput, passwordInput, profileInput } from './schemas';
+import { changePassword, deleteAccount, getSettings, savePreferences, signOutOtherSessions, updateProfile } from './service';
+import { SettingsPage, type Section, type SettingsPageProps } from './views/SettingsPage';
+
+type C = Context<AppEnv>;
+
+/** Messages shown after a redirect (?updated=…). */
+const flashes: Record<string, { title: string; text?: string }> = {
+  profile: { title: 'Profile Updated', text: 'Your profile information has been saved.' },
+  preferences: { title: 'Preferences Updated', text: 'Your preferences have been saved.' },
+  password: { title: 'Password Updated', text: 'Your password has been changed. Other sessions were signed out.' },
+  sessions: { title: 'Sessions Signed Out', text: 'All your other sessions have been signed out.' },
+};
+
+async function formValues(c: C): Promise<Record<string, string>> {
+  const body = await c.req.parseBody();
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+}
+
+function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const i of issues) errors[String(i.path[0] ?? 'form')] ??= i.message;
+  return errors;
+}
+
+async function render(c: C, extra: Partial<SettingsPageProps> = {}, status: 200 | 400 | 409 | 422 = 200) {
+  const s = await getSettings(c.var.deps.db, c.var.user!.id, c.var.sessionId);
+  c.status(status);
+  return c.render(<SettingsPage s={s} now={new Date()} {...extra} />, { title: 'Settings', subtitle: 'Manage your account settings and preferences' });
+}
+
+/** Validates a section's form; on failure re-renders the page with its errors (422). */
+async function withForm<T>(c: C, section: Section, schema: ZodType<T>, save: (data: T) => Promise<string | Response>) {
+  const values = await formValues(c);
+  const r = schema.safeParse(values);
+  if (!r.success) return render(c, { form: { section, values, errors: fieldErrors(r.error.issues) } }, 422);
+  try {
+    const result = await save(r.data);
+    return typeof result === 'string' ? c.redirect(`/settings?updated=${result}`, 303) : result;
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status >= 500) throw err;
+    const field = section === 'delete' ? 'confirmEmail' : section === 'password' ? (err.code === 'current_password' ? 'currentPassword' : 'newPassword') : 'form';
+    return render(c, { form: { section, values, errors: { [field]: err.message } } }, 422);
+  }
+}
+
+/** /settings and its section forms. */
+export function settingsPages() {
+  const app = new Hono<AppEnv>();
+  app.use('/settings', requirePageUser());
+  app.use('/settings/*', requirePageUser());
+  app.get('/settings', (c) => render(c, { flash: flashes[c.req.query('updated') ?? ''] }));
+  app.post('/settings/profile', (c) =>
+    withForm(c, 'profile', profileInput, async (d) => (await updateProfile(c.var.deps.db, c.var.user!.id, d), 'profile')),
+  );
+  app.post('/settings/notifications', (c) =>
+    withForm(c, 'notifications', notificationsInput, async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences')),
+  );
+  app.post('/settings/appearance', (c) =>
+    withForm(c, 'appearance', appearanceInput, async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences')),
+  );
+  app.post('/settings/password', (c) =>
+    withForm(c, 'password', passwordInput, async (d) => (await changePassword(c.var.deps.db, c.var.user!.id, d, c.var.sessionId), 'password')),
+  );
+  app.post('/settings/sessions', async (c) => {
+    await signOutOtherSessions(c.var.deps.db, c.var.user!.id, c.var.sessionId);
+    return c.redirect('/settings?updated=sessions', 303);
+  });
+  app.post('/settings/delete-account', (c) =>
+    withForm(c, 'delete', deleteAccountInput, async (d) => {
+      await deleteAccount(c.var.deps.db, c.var.user!.id, d.confirmEmail);
+      clearSessionCookie(c);
+      return c.redirect('/', 303);
+    }),
+  );
+  return app;
+}

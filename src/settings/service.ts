@@ -1,0 +1,115 @@
+import { and, count, eq, ne } from 'drizzle-orm';
+import { recordAudit } from '../audit/service';
+import { hashPassword, verifyPassword } from '../auth/password';
+import { revokeUserSessions } from '../auth/sessions';
+import type { Db } from '../db/client';
+import { sessions, userPreferences, users } from '../db/schema';
+import { badRequest, conflict, notFound } from '../http/errors';
+import type { PreferencesInput, ProfileInput, Settings } from './schemas';
+
+/** Defaults of spec §9 (the table's column defaults) for a user without a preferences row. */
+const defaults = {
+  department: 'IT Operations',
+  timezone: 'Australia/Sydney',
+  emailNotifications: true,
+  pushNotifications: false,
+  securityAlerts: true,
+  healthReports: false,
+  theme: 'system' as const,
+  autoSave: true,
+  compactView: false,
+};
+
+/** Everything the settings page shows for one user. */
+export async function getSettings(db: Db, userId: string, currentSid: string | null): Promise<Settings> {
+  const [row] = await db
+    .select({ user: users, prefs: userPreferences })
+    .from(users)
+    .leftJoin(userPreferences, eq(userPreferences.userId, users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) throw notFound('Account not found.');
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(sessions)
+    .where(currentSid ? and(eq(sessions.userId, userId), ne(sessions.sid, currentSid)) : eq(sessions.userId, userId));
+  const { user: u, prefs } = row;
+  const p = prefs ?? defaults;
+  return {
+    email: u.email,
+    firstName: u.firstName ?? '',
+    lastName: u.lastName ?? '',
+    role: u.role,
+    createdAt: u.createdAt.toISOString(),
+    hasPassword: !!u.password,
+    passwordUpdatedAt: (u.passwordUpdatedAt ?? u.createdAt).toISOString(),
+    otherSessions: Number(n),
+    department: p.department,
+    timezone: p.timezone,
+    emailNotifications: p.emailNotifications,
+    pushNotifications: p.pushNotifications,
+    securityAlerts: p.securityAlerts,
+    healthReports: p.healthReports,
+    theme: p.theme,
+    autoSave: p.autoSave,
+    compactView: p.compactView,
+  };
+}
+
+/** Saves some preferences (insert or update of the user's row). */
+export async function savePreferences(db: Db, userId: string, input: PreferencesInput & { department?: string; timezone?: string }): Promise<void> {
+  await db
+    .insert(userPreferences)
+    .values({ userId, ...input })
+    .onConflictDoUpdate({ target: userPreferences.userId, set: { ...input, updatedAt: new Date() } });
+}
+
+/** Name on the account; department and timezone in the preferences. */
+export async function updateProfile(db: Db, userId: string, input: ProfileInput): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ firstName: input.firstName, lastName: input.lastName, updatedAt: new Date() }).where(eq(users.id, userId));
+    await savePreferences(tx as unknown as Db, userId, { department: input.department, timezone: input.timezone });
+  });
+}
+
+/** Changes the password (the current one is required when there is one) and signs out the other sessions. */
+export async function changePassword(db: Db, userId: string, input: { currentPassword: string; newPassword: string }, keepSid: string | null): Promise<void> {
+  const [u] = await db.select({ password: users.password }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!u) throw notFound('Account not found.');
+  if (u.password) {
+    if (!input.currentPassword) throw badRequest('Current password is required.', 'current_password');
+    if (!(await verifyPassword(u.password, input.currentPassword))) throw badRequest('Current password is incorrect.', 'current_password');
+  }
+  const hash = await hashPassword(input.newPassword);
+  await db.update(users).set({ password: hash, passwordUpdatedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
+  await revokeUserSessions(db, userId, keepSid ?? undefined);
+  await recordAudit(db, { actorId: userId, action: 'user.password_change', entityType: 'user', entityId: userId });
+}
+
+/** Ends every session of the user except this one; returns how many ended. */
+export async function signOutOtherSessions(db: Db, userId: string, keepSid: string | null): Promise<number> {
+  const before = await db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId));
+  await revokeUserSessions(db, userId, keepSid ?? undefined);
+  await recordAudit(db, { actorId: userId, action: 'user.sessions_revoked', entityType: 'user', entityId: userId });
+  return Number(before[0].n) - (keepSid ? 1 : 0);
+}
+
+/** Deletes the account after the e-mail is typed; the last active admin cannot delete theirs. */
+export async function deleteAccount(db: Db, userId: string, confirmEmail: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    // Lock the admins too, so two admins deleting themselves at once cannot leave none.
+    await tx.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).for('update');
+    const [u] = await tx.select().from(users).where(eq(users.id, userId)).for('update').limit(1);
+    if (!u) throw notFound('Account not found.');
+    if (confirmEmail.trim().toLowerCase() !== u.email.toLowerCase()) throw badRequest('Type your email address exactly to confirm.', 'confirm_email');
+    if (u.role === 'admin') {
+      const [{ n }] = await tx
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.role, 'admin'), eq(users.accountStatus, 'active'), ne(users.id, userId)));
+      if (Number(n) === 0) throw conflict('You are the last administrator. Make someone else an admin before deleting your account.', 'last_admin');
+    }
+    await recordAudit(tx as unknown as Db, { actorId: null, action: 'user.delete_self', entityType: 'user', entityId: userId, details: { email: u.email } });
+    await tx.delete(users).where(eq(users.id, userId));
+  });
+}

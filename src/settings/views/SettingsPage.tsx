@@ -1,0 +1,194 @@
+import type { ReactNode } from 'react';
+import { Card, Field } from '../../ui/components';
+import { formatDateTime, relativeTime } from '../../ui/format';
+import { settingsDepartments, themeChoices, timezones, type Settings } from '../schemas';
+
+export type Section = 'profile' | 'notifications' | 'appearance' | 'password' | 'sessions' | 'delete';
+export interface SettingsPageProps {
+  s: Settings;
+  /** Values and messages of the form that failed (422 re-render). */
+  form?: { section: Section; values: Record<string, string>; errors: Record<string, string> };
+  flash?: { title: string; text?: string };
+  now: Date;
+}
+
+function Switch({ name, label, hint, checked }: { name: string; label: string; hint: string; checked: boolean }) {
+  return (
+    <label className="settings-switch" htmlFor={`settings-${name}`}>
+      <span>
+        <span className="settings-switch__label">{label}</span>
+        <span className="field__hint">{hint}</span>
+      </span>
+      <input id={`settings-${name}`} className="switch" type="checkbox" role="switch" name={name} defaultChecked={checked} />
+    </label>
+  );
+}
+
+function Save({ children = 'Save Changes' }: { children?: ReactNode }) {
+  return (
+    <div className="row settings-actions">
+      <button type="submit" className="btn btn--primary">
+        {children}
+      </button>
+    </div>
+  );
+}
+
+function Profile({ s, form }: SettingsPageProps) {
+  const v = form?.section === 'profile' ? form.values : { firstName: s.firstName, lastName: s.lastName, department: s.department, timezone: s.timezone };
+  const e = form?.section === 'profile' ? form.errors : {};
+  return (
+    <Card title="Profile Information" subtitle="Your name, department and timezone">
+      <form method="post" action="/settings/profile" className="form">
+        <div className="form-grid grid--2">
+          <Field label="First name" htmlFor="settings-firstName" error={e.firstName}>
+            <input id="settings-firstName" className="input" name="firstName" defaultValue={v.firstName} required maxLength={100} aria-invalid={e.firstName ? true : undefined} />
+          </Field>
+          <Field label="Last name" htmlFor="settings-lastName" error={e.lastName}>
+            <input id="settings-lastName" className="input" name="lastName" defaultValue={v.lastName} required maxLength={100} aria-invalid={e.lastName ? true : undefined} />
+          </Field>
+          <Field label="Email" htmlFor="settings-email" hint="Your sign-in address cannot be changed here.">
+            <input id="settings-email" className="input" type="email" value={s.email} readOnly disabled />
+          </Field>
+          <Field label="Department" htmlFor="settings-department" error={e.department}>
+            <select id="settings-department" className="select" name="department" defaultValue={v.department}>
+              {settingsDepartments.map((d) => (
+                <option key={d}>{d}</option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Timezone" htmlFor="settings-timezone" error={e.timezone} hint="Dates and times are shown in this timezone.">
+            <select id="settings-timezone" className="select" name="timezone" defaultValue={v.timezone}>
+              {timezones.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <Save />
+      </form>
+    </Card>
+  );
+}
+
+function Notifications({ s }: SettingsPageProps) {
+  return (
+    <Card title="Notifications" subtitle="What we tell you about, and how">
+      <form method="post" action="/settings/notifications" className="form">
+        <Switch name="emailNotifications" label="Email notifications" hint="Receive notifications by email" checked={s.emailNotifications} />
+        <Switch name="pushNotifications" label="Push notifications" hint="Receive push notifications in the browser" checked={s.pushNotifications} />
+        <Switch name="securityAlerts" label="Security alerts" hint="Get notified about security events" checked={s.securityAlerts} />
+        <Switch name="healthReports" label="Scheduled health reports" hint="Receive the daily infrastructure health report by email" checked={s.healthReports} />
+        <Save>Save Preferences</Save>
+      </form>
+    </Card>
+  );
+}
+
+function Appearance({ s }: SettingsPageProps) {
+  return (
+    <Card title="Appearance & Preferences" subtitle="Theme and editor behaviour">
+      <form method="post" action="/settings/appearance" className="form">
+        <Field label="Theme" htmlFor="settings-theme">
+          <select id="settings-theme" className="select" name="theme" defaultValue={s.theme}>
+            {themeChoices.map((t) => (
+              <option key={t} value={t}>
+                {t === 'system' ? 'System' : t === 'light' ? 'Light' : 'Dark'}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Switch name="autoSave" label="Auto-save documents" hint="Save drafts automatically while editing" checked={s.autoSave} />
+        <Switch name="compactView" label="Compact view" hint="Show more content with less spacing" checked={s.compactView} />
+        <Save>Save Preferences</Save>
+      </form>
+    </Card>
+  );
+}
+
+function Security({ s, form, now }: SettingsPageProps) {
+  const e = form?.section === 'password' ? form.errors : {};
+  return (
+    <Card title="Security" subtitle="Password and sessions">
+      <div className="stack">
+        <p>
+          {s.hasPassword ? (
+            <>
+              Password last updated <strong>{relativeTime(s.passwordUpdatedAt, now)}</strong>
+            </>
+          ) : (
+            'No password set: you sign in with a single sign-on provider. You can set one below.'
+          )}
+        </p>
+        <form method="post" action="/settings/password" className="form" aria-label="Change password">
+          <div className="form-grid grid--2">
+            {s.hasPassword && (
+              <Field label="Current password" htmlFor="settings-currentPassword" error={e.currentPassword}>
+                <input id="settings-currentPassword" className="input" type="password" name="currentPassword" autoComplete="current-password" required aria-invalid={e.currentPassword ? true : undefined} />
+              </Field>
+            )}
+            <Field label="New password" htmlFor="settings-newPassword" error={e.newPassword} hint="At least 8 characters.">
+              <input id="settings-newPassword" className="input" type="password" name="newPassword" autoComplete="new-password" required minLength={8} aria-invalid={e.newPassword ? true : undefined} />
+            </Field>
+            <Field label="Confirm new password" htmlFor="settings-confirmPassword" error={e.confirmPassword}>
+              <input id="settings-confirmPassword" className="input" type="password" name="confirmPassword" autoComplete="new-password" required aria-invalid={e.confirmPassword ? true : undefined} />
+            </Field>
+          </div>
+          <Save>Change Password</Save>
+        </form>
+        <hr className="divider" />
+        <form method="post" action="/settings/sessions" className="row settings-sessions">
+          <span className="muted">
+            {s.otherSessions === 0 ? 'You are not signed in anywhere else.' : `You are signed in on ${s.otherSessions} other session${s.otherSessions === 1 ? '' : 's'}.`}
+          </span>
+          <button type="submit" className="btn" disabled={s.otherSessions === 0}>
+            Sign out other sessions
+          </button>
+        </form>
+        <p className="muted small">
+          {`Account created ${formatDateTime(s.createdAt, s.timezone)} (${s.timezone})`}
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+function DangerZone({ s, form }: SettingsPageProps) {
+  const e = form?.section === 'delete' ? form.errors : {};
+  return (
+    <Card title="Danger Zone" subtitle="Irreversible actions" className="settings-danger">
+      <form method="post" action="/settings/delete-account" className="form">
+        <p>Deleting your account removes your sign-in, sessions and preferences. Documents you wrote stay, without an author. This cannot be undone.</p>
+        <Field label={`Type ${s.email} to confirm`} htmlFor="settings-confirmEmail" error={e.confirmEmail}>
+          <input id="settings-confirmEmail" className="input" name="confirmEmail" autoComplete="off" required aria-invalid={e.confirmEmail ? true : undefined} />
+        </Field>
+        <div className="row settings-actions">
+          <button type="submit" className="btn btn--danger">
+            Delete my account
+          </button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+/** Settings: each section a plain form (POST → 303), saved per user on the server. */
+export function SettingsPage(props: SettingsPageProps) {
+  return (
+    <div className="stack settings">
+      {props.flash && (
+        <div className="toast-region settings-flash">
+          <div className="toast toast--success" role="status">
+            <div className="toast__title">{props.flash.title}</div>
+            {props.flash.text && <div className="toast__text">{props.flash.text}</div>}
+          </div>
+        </div>
+      )}
+      <Profile {...props} />
+      <Notifications {...props} />
+      <Appearance {...props} />
+      <Security {...props} />
+      <DangerZone {...props} />
+    </div>
+  );
+}

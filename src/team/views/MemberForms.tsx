@@ -1,0 +1,147 @@
+import type { ReactNode } from 'react';
+import { Field } from '../../ui/components';
+import { Icon } from '../../ui/icons';
+import { departmentChoices, memberStatuses, roleChoices, type TeamMember } from '../schemas';
+
+export interface FormState {
+  values: Record<string, string>;
+  errors: Record<string, string>;
+}
+const empty: FormState = { values: {}, errors: {} };
+
+/** A native <dialog> whose form posts with htmx (re-rendering itself on errors) or plainly without JS. */
+function FormDialog(props: { id: string; title: string; action: string; submit: string; danger?: boolean; open?: boolean; children: ReactNode }) {
+  return (
+    <dialog id={props.id} className="dialog" aria-labelledby={`${props.id}-title`} data-open-on-load={props.open ? '' : undefined}>
+      <FormBody {...props} />
+    </dialog>
+  );
+}
+
+/** The form inside a dialog: what htmx swaps when the server answers with errors. */
+export function FormBody({ id, title, action, submit, danger, children }: { id: string; title: string; action: string; submit: string; danger?: boolean; children: ReactNode }) {
+  return (
+    <form id={`${id}-form`} method="post" action={action} hx-post={action} hx-target="this" hx-swap="outerHTML" hx-disabled-elt="find button[type=submit]">
+      <header className="dialog__header">
+        <h2 className="dialog__title" id={`${id}-title`}>
+          {title}
+        </h2>
+        <button type="button" className="icon-button" data-close-dialog aria-label="Close">
+          <Icon name="x" />
+        </button>
+      </header>
+      <div className="dialog__body stack">{children}</div>
+      <footer className="dialog__footer">
+        <button type="button" className="btn" data-close-dialog>
+          Cancel
+        </button>
+        <button type="submit" className={`btn ${danger ? 'btn--danger' : 'btn--primary'}`}>
+          {submit}
+        </button>
+      </footer>
+    </form>
+  );
+}
+
+function TextField({ id, name, label, state, type = 'text', required, list }: { id: string; name: string; label: string; state: FormState; type?: string; required?: boolean; list?: string }) {
+  const fid = `${id}-${name}`;
+  const error = state.errors[name];
+  return (
+    <Field label={required ? `${label} *` : label} htmlFor={fid} error={error}>
+      <input id={fid} className="input" name={name} type={type} required={required} list={list} defaultValue={state.values[name] ?? ''} aria-invalid={error ? true : undefined} autoComplete="off" />
+    </Field>
+  );
+}
+
+/** The role and department choices of spec §5; the inputs accept free text too. */
+export function ChoiceLists() {
+  return (
+    <>
+      <datalist id="team-role-choices">
+        {roleChoices.map((r) => (
+          <option key={r} value={r} />
+        ))}
+      </datalist>
+      <datalist id="team-department-choices">
+        {departmentChoices.map((d) => (
+          <option key={d} value={d} />
+        ))}
+      </datalist>
+    </>
+  );
+}
+
+/** Fields of the add and edit forms; edit adds Status. */
+export function MemberFields({ id, state, withStatus }: { id: string; state: FormState; withStatus?: boolean }) {
+  return (
+    <>
+      <TextField id={id} name="name" label="Name" state={state} required />
+      <TextField id={id} name="email" label="Email" type="email" state={state} required />
+      <TextField id={id} name="role" label="Role" state={state} required list="team-role-choices" />
+      <TextField id={id} name="department" label="Department" state={state} list="team-department-choices" />
+      {withStatus && (
+        <Field label="Status" htmlFor={`${id}-status`} error={state.errors.status}>
+          <select id={`${id}-status`} name="status" className="select" defaultValue={state.values.status ?? 'active'}>
+            {memberStatuses.map((s) => (
+              <option key={s} value={s}>
+                {s === 'active' ? 'Active' : 'Inactive'}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
+    </>
+  );
+}
+
+export function InviteFields({ state }: { state: FormState }) {
+  return (
+    <>
+      <TextField id="invite-member" name="email" label="Email" type="email" state={state} required />
+      <div className="form-grid grid--2">
+        <TextField id="invite-member" name="firstName" label="First name" state={state} required />
+        <TextField id="invite-member" name="lastName" label="Last name" state={state} required />
+      </div>
+      <TextField id="invite-member" name="role" label="Role" state={state} required list="team-role-choices" />
+      <TextField id="invite-member" name="department" label="Department" state={state} list="team-department-choices" />
+    </>
+  );
+}
+
+export const memberValues = (m: TeamMember): Record<string, string> => ({
+  name: m.name,
+  email: m.email,
+  role: m.role,
+  department: m.department ?? '',
+  status: m.status,
+});
+
+export const deleteQuestion = (name: string) => `Are you sure you want to delete ${name}? This action cannot be undone.`;
+
+/** Add Team Member and Invite Member dialogs. */
+export function TopDialogs({ add = empty, invite = empty, open }: { add?: FormState; invite?: FormState; open?: 'add' | 'invite' }) {
+  return (
+    <>
+      <FormDialog id="add-member" title="Add Team Member" action="/team/members" submit="Add Member" open={open === 'add'}>
+        <MemberFields id="add-member" state={add} />
+      </FormDialog>
+      <FormDialog id="invite-member" title="Invite Member" action="/team/invite" submit="Send Invitation" open={open === 'invite'}>
+        <InviteFields state={invite} />
+      </FormDialog>
+    </>
+  );
+}
+
+/** Edit (with Status) and delete-confirmation dialogs of one member. */
+export function MemberDialogs({ member, edit, open }: { member: TeamMember; edit?: FormState; open?: boolean }) {
+  return (
+    <>
+      <FormDialog id={`edit-${member.id}`} title="Edit Team Member" action={`/team/members/${member.id}`} submit="Save Changes" open={open}>
+        <MemberFields id={`edit-${member.id}`} state={edit ?? { values: memberValues(member), errors: {} }} withStatus />
+      </FormDialog>
+      <FormDialog id={`delete-${member.id}`} title="Delete Team Member" action={`/team/members/${member.id}/delete`} submit="Delete" danger>
+        <p>{deleteQuestion(member.name)}</p>
+      </FormDialog>
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import { Badge, EmptyState } from '../../ui/components';
+import { formatDate, initials } from '../../ui/format';
+import { Icon } from '../../ui/icons';
+import { roleColour, type TeamMember } from '../schemas';
+import { ChoiceLists, MemberDialogs, TopDialogs, type FormState } from './MemberForms';
+
+export interface TeamPageProps {
+  members: TeamMember[];
+  shown: TeamMember[];
+  q: string;
+  timezone: string;
+  add?: FormState;
+  invite?: FormState;
+  edit?: { id: string; state: FormState };
+  open?: 'add' | 'invite' | 'edit';
+}
+
+function StatCard({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="stat-card">
+      <span className="stat-card__label">{label}</span>
+      <span className="stat-card__value">{value}</span>
+    </div>
+  );
+}
+
+/** Header cards: Total Members, Active Now, Departments, Administrators. */
+function TeamStats({ members }: { members: TeamMember[] }) {
+  const departments = new Set(members.map((m) => m.department).filter(Boolean)).size;
+  return (
+    <div className="grid grid--4" aria-label="Team statistics">
+      <StatCard label="Total Members" value={members.length} />
+      <StatCard label="Active Now" value={members.filter((m) => m.status === 'active').length} />
+      <StatCard label="Departments" value={departments} />
+      <StatCard label="Administrators" value={members.filter((m) => m.role.includes('Administrator')).length} />
+    </div>
+  );
+}
+
+function MemberRow({ m, timezone }: { m: TeamMember; timezone: string }) {
+  return (
+    <li className="team-row">
+      <span className="avatar" aria-hidden="true">
+        {m.profileImageUrl ? <img src={m.profileImageUrl} alt="" /> : initials(m.name)}
+      </span>
+      <div className="team-row__main">
+        <div className="row">
+          <span className={`status-dot status-dot--${m.status === 'active' ? 'green' : 'grey'}`} role="img" aria-label={m.status === 'active' ? 'Active' : 'Inactive'} />
+          <span className="team-row__name">{m.name}</span>
+          <Badge colour={roleColour(m.role)}>{m.role}</Badge>
+        </div>
+        <div className="muted small team-row__meta">
+          <span>{m.email}</span>
+          {m.department && <span>{m.department}</span>}
+          <span>{m.lastActive ? `Last active ${formatDate(m.lastActive, timezone)}` : 'Never'}</span>
+        </div>
+      </div>
+      <div className="row">
+        <button type="button" className="btn btn--sm" data-open-dialog={`edit-${m.id}`} aria-label={`Edit ${m.name}`}>
+          <Icon name="edit" />
+          Edit
+        </button>
+        <button type="button" className="btn btn--sm btn--ghost" data-open-dialog={`delete-${m.id}`} aria-label={`Delete ${m.name}`}>
+          <Icon name="trash" />
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The member list (what the search swaps) with each member's dialogs. */
+export function MemberList({ shown, q, timezone, edit, open }: Pick<TeamPageProps, 'shown' | 'q' | 'timezone' | 'edit' | 'open'>) {
+  return (
+    <div id="team-list" className="card">
+      {shown.length === 0 ? (
+        <EmptyState icon="users" title="No team members found" text={q.trim() ? 'Try adjusting your search criteria' : 'Start by inviting your first team member'} />
+      ) : (
+        <ul className="team-list" aria-label="Team members">
+          {shown.map((m) => (
+            <MemberRow key={m.id} m={m} timezone={timezone} />
+          ))}
+        </ul>
+      )}
+      {shown.map((m) => (
+        <MemberDialogs key={m.id} member={m} edit={edit?.id === m.id ? edit.state : undefined} open={open === 'edit' && edit?.id === m.id} />
+      ))}
+    </div>
+  );
+}
+
+/** Team Management: cards, search, the list and the dialogs. Re-rendered whole after a change. */
+export function TeamPage(props: TeamPageProps) {
+  return (
+    <div id="team-page" className="stack">
+      <TeamStats members={props.members} />
+      <div className="toolbar">
+        <form method="get" action="/team" role="search" className="team-search">
+          <label className="visually-hidden" htmlFor="team-search">
+            Search team members
+          </label>
+          <input
+            id="team-search"
+            className="input"
+            type="search"
+            name="q"
+            placeholder="Search by name, email, role or department..."
+            defaultValue={props.q}
+            hx-get="/team"
+            hx-trigger="input changed delay:300ms, search"
+            hx-target="#team-list"
+            hx-swap="outerHTML"
+            hx-push-url="true"
+          />
+        </form>
+        <span className="spacer" />
+        <button type="button" className="btn" data-open-dialog="invite-member">
+          <Icon name="mail" />
+          Invite Member
+        </button>
+        <button type="button" className="btn btn--primary" data-open-dialog="add-member">
+          <Icon name="plus" />
+          Add Team Member
+        </button>
+      </div>
+      <MemberList shown={props.shown} q={props.q} timezone={props.timezone} edit={props.edit} open={props.open} />
+      <TopDialogs add={props.add} invite={props.invite} open={props.open === 'add' || props.open === 'invite' ? props.open : undefined} />
+      <ChoiceLists />
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { servers } from '../../src/db/schema';
+import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { startApp, type RunningApp } from '../helpers/e2e-app';
+import { createSignedInUser } from '../helpers/users';
+
+let app: RunningApp;
+let browser: Browser;
+let context: BrowserContext;
+
+describe.skipIf(!hasBrowser)('dashboard in Chromium', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    app = await startApp();
+    browser = await launchBrowser();
+    const user = await createSignedInUser(app.db);
+    await app.db.insert(servers).values([
+      { name: 'web-prod-01', ipAddress: '127.0.0.1', monitorPort: 1, environment: 'production', status: 'online' },
+      { name: 'stage-db-01', ipAddress: '127.0.0.1', monitorPort: 1, environment: 'staging', status: 'online' },
+    ]);
+    context = await browser.newContext();
+    const [name, value] = user.cookie.split('=');
+    await context.addCookies([{ name, value, url: app.url }]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('loads no React, and the environment filter changes the rows and the URL', async () => {
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    await page.goto(app.url + '/');
+    await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 }).isVisible()).resolves.toBe(true);
+    expect(scripts.filter((s) => !/\/static\/build\/(boot|htmx)-/.test(s))).toEqual([]);
+    const table = page.locator('#infra-overview table');
+    await expect(table.getByText('web-prod-01').isVisible()).resolves.toBe(true);
+    await page.getByLabel('Environment').selectOption('staging');
+    await page.waitForURL(`${app.url}/?environment=staging`);
+    await table.getByText('web-prod-01').waitFor({ state: 'detached' });
+    await expect(table.getByText('stage-db-01').isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('img', { name: 'Database server' }).count()).resolves.toBe(1);
+    // The refresh button re-fetches with the same filter.
+    const refreshed = page.waitForResponse((r) => r.url() === `${app.url}/?environment=staging` && r.request().headers()['hx-request'] === 'true');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await refreshed;
+    await page.reload();
+    await expect(page.getByLabel('Environment').inputValue()).resolves.toBe('staging');
+    await expect(page.locator('#infra-overview').getByText('web-prod-01').count()).resolves.toBe(0);
+    await page.close();
+  });
+
+  it('Run Health Check probes the servers and shows the result in a toast', async () => {
+    const page = await context.newPage();
+    await page.goto(app.url + '/');
+    await page.getByRole('button', { name: 'Run Health Check' }).click();
+    const toast = page.locator('#toasts .toast');
+    await toast.waitFor();
+    await expect(toast.innerText()).resolves.toContain('Checked 2 servers: 0 online, 0 warning, 2 offline.');
+    await expect(page.locator('#infra-overview').getByText('Offline').count()).resolves.toBe(2);
+    await expect(page.locator('#dash-stats').getByText('2 offline').isVisible()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it('quick actions go to the spec deep links', async () => {
+    const page = await context.newPage();
+    const actions: [string, string][] = [
+      ['Create Knowledge Base', '/knowledge-base?create=knowledge-base'],
+      ['Create How-To Guide', '/knowledge-base?create=how-to-guide'],
+      ['Auto Create KB', '/knowledge-base?autocreate=true'],
+      ['Create Build Document', '/knowledge-base?create=build-document'],
+      ['Add Server', '/infrastructure?create=server'],
+      ['View All', '/knowledge-base'],
+    ];
+    for (const [label, href] of actions) {
+      await page.goto(app.url + '/');
+      const nav = page.waitForResponse((r) => r.request().isNavigationRequest() && r.url() === app.url + href);
+      await page.getByRole('link', { name: label, exact: true }).click();
+      const res = await nav;
+      expect(res.status(), label).toBeLessThan(400);
+      await page.waitForLoadState('domcontentloaded');
+      expect(new URL(page.url()).pathname, label).not.toBe('/login');
+    }
+    await page.close();
+  });
+});

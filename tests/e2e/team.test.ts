@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { startApp, type RunningApp } from '../helpers/e2e-app';
+import { createSignedInUser } from '../helpers/users';
+
+let app: RunningApp;
+let browser: Browser;
+let context: BrowserContext;
+
+describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    app = await startApp();
+    browser = await launchBrowser();
+    const user = await createSignedInUser(app.db);
+    context = await browser.newContext();
+    const [name, value] = user.cookie.split('=');
+    await context.addCookies([{ name, value, url: app.url }]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('adds, edits and deletes a member through keyboard-operable dialogs', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(app.url + '/team');
+    await expect(page.getByText('Start by inviting your first team member').isVisible()).resolves.toBe(true);
+
+    // Add, by keyboard: focus the button, Enter opens the dialog, fill, Enter submits.
+    await page.getByRole('button', { name: 'Add Team Member' }).focus();
+    await page.keyboard.press('Enter');
+    const add = page.getByRole('dialog', { name: 'Add Team Member' });
+    await add.waitFor();
+    await add.getByLabel('Name').fill('Ada Lovelace');
+    await add.getByLabel('Email').fill('ada@example.com');
+    await add.getByLabel('Role').fill('Senior Systems Administrator');
+    await add.getByLabel('Department').fill('Analytical Engines');
+    await add.getByLabel('Department').press('Enter');
+    await page.locator('#toasts').getByText('Team Member Added').waitFor();
+    await add.waitFor({ state: 'detached' });
+    const row = page.locator('.team-row', { hasText: 'Ada Lovelace' });
+    await expect(row.innerText()).resolves.toContain('Analytical Engines');
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+
+    // Escape closes a dialog without saving.
+    await page.getByRole('button', { name: 'Edit Ada Lovelace' }).click();
+    await page.getByRole('dialog', { name: 'Edit Team Member' }).waitFor();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+
+    // Edit with status.
+    await page.getByRole('button', { name: 'Edit Ada Lovelace' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Team Member' });
+    await edit.getByLabel('Role').fill('DevOps Engineer');
+    await edit.getByLabel('Status').selectOption('inactive');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await page.locator('#toasts').getByText('Team Member Updated').waitFor();
+    await expect(row.locator('.badge').innerText()).resolves.toBe('DevOps Engineer');
+    await expect(row.getByRole('img', { name: 'Inactive' }).isVisible()).resolves.toBe(true);
+
+    // A duplicate e-mail keeps the dialog open with the message.
+    await page.getByRole('button', { name: 'Add Team Member' }).click();
+    const again = page.getByRole('dialog', { name: 'Add Team Member' });
+    await again.getByLabel('Name').fill('Copy');
+    await again.getByLabel('Email').fill('ADA@example.com');
+    await again.getByLabel('Role').fill('VIP');
+    await again.getByRole('button', { name: 'Add Member' }).click();
+    await again.getByText('A team member with this email already exists.').waitFor();
+    await page.keyboard.press('Escape');
+
+    // Delete with the spec's confirmation.
+    await page.getByRole('button', { name: 'Delete Ada Lovelace' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Team Member' });
+    await expect(confirm.getByText('Are you sure you want to delete Ada Lovelace? This action cannot be undone.').isVisible()).resolves.toBe(true);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.locator('#toasts').getByText('Team Member Deleted').waitFor();
+    await page.getByText('No team members found').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('searches the list as you type and keeps the query in the URL', async () => {
+    const page = await context.newPage();
+    await page.goto(app.url + '/team');
+    for (const [name, role] of [['Grace Hopper', 'Security Analyst'], ['Linus T', 'DevOps Engineer']]) {
+      await page.getByRole('button', { name: 'Add Team Member' }).click();
+      const add = page.getByRole('dialog', { name: 'Add Team Member' });
+      await add.getByLabel('Name').fill(name);
+      await add.getByLabel('Email').fill(`${name.split(' ')[0].toLowerCase()}@example.com`);
+      await add.getByLabel('Role').fill(role);
+      await add.getByRole('button', { name: 'Add Member' }).click();
+      await add.waitFor({ state: 'detached' });
+    }
+    await page.getByRole('searchbox', { name: 'Search team members' }).fill('analyst');
+    await page.waitForURL(`${app.url}/team?q=analyst`);
+    await expect(page.locator('.team-row').count()).resolves.toBe(1);
+    await expect(page.locator('.team-row').innerText()).resolves.toContain('Grace Hopper');
+    await page.close();
+  });
+});

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { teamMembers } from '../../src/db/schema';
+import { createTestApp, TEST_ORIGIN, type TestContext } from '../helpers/app';
+import { createSignedInUser, type TestUser } from '../helpers/users';
+
+let t: TestContext;
+let user: TestUser;
+const get = (path: string, headers: Record<string, string> = {}) => t.app.request(path, { headers: { Cookie: user.cookie, ...headers } });
+const post = (path: string, form: Record<string, string>, htmx = false) =>
+  t.app.request(path, {
+    method: 'POST',
+    headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded', ...(htmx ? { 'HX-Request': 'true' } : {}) },
+    body: new URLSearchParams(form).toString(),
+  });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await createSignedInUser(t.db);
+});
+afterAll(() => t.close());
+
+describe('/team page', () => {
+  it('sends signed-out visitors to sign in', async () => {
+    expect((await t.app.request('/team')).status).toBe(302);
+  });
+
+  it('shows the empty state with the invite hint', async () => {
+    const html = await (await get('/team')).text();
+    expect(html).toContain('No team members found');
+    expect(html).toContain('Start by inviting your first team member');
+    for (const text of ['Total Members', 'Active Now', 'Departments', 'Administrators', 'Add Team Member', 'Invite Member']) expect(html).toContain(text);
+  });
+
+  it('adds a member by plain form post (303) and shows the row with initials, dot, badge and "Never"', async () => {
+    const res = await post('/team/members', { name: 'Ada Lovelace', email: 'ada@example.com', role: 'Senior Systems Administrator', department: 'IT Operations' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/team');
+    const html = await (await get('/team')).text();
+    expect(html).toContain('>AL</span>');
+    expect(html).toContain('status-dot status-dot--green');
+    expect(html).toContain('badge badge--red">Senior Systems Administrator');
+    expect(html).toContain('Never');
+    expect(html).toContain('Are you sure you want to delete Ada Lovelace? This action cannot be undone.');
+    // Role and department choices from the spec are offered; free text is allowed (datalist).
+    expect(html).toContain('<option value="Midrange Services Team">');
+    expect(html).toContain('<option value="VIP">');
+  });
+
+  it('counts the header cards and shows "Last active" in the user\'s timezone', async () => {
+    await t.db.insert(teamMembers).values([
+      { name: 'Bob Builder', email: 'bob@example.com', role: 'DevOps Engineer', department: 'Server Services', status: 'inactive', lastActive: new Date('2026-03-01T23:30:00Z') },
+      { name: 'Cat Analyst', email: 'cat@example.com', role: 'Security Analyst', department: 'IT Operations' },
+    ]);
+    const html = await (await get('/team')).text();
+    expect(html).toMatch(/Total Members<\/span><span class="stat-card__value">3</);
+    expect(html).toMatch(/Active Now<\/span><span class="stat-card__value">2</);
+    expect(html).toMatch(/Departments<\/span><span class="stat-card__value">2</);
+    expect(html).toMatch(/Administrators<\/span><span class="stat-card__value">1</);
+    expect(html).toContain('badge badge--blue">DevOps Engineer');
+    expect(html).toContain('badge badge--green">Security Analyst');
+    expect(html).toContain('status-dot status-dot--grey');
+    // 23:30 UTC on 1 March is already 2 March in Sydney (the default timezone).
+    expect(html).toContain('Last active 2 Mar 2026');
+  });
+
+  it('searches name, e-mail, role and department case-insensitively; htmx gets the list only', async () => {
+    for (const [q, name] of [['ADA', 'Ada Lovelace'], ['bob@', 'Bob Builder'], ['analyst', 'Cat Analyst'], ['server serv', 'Bob Builder']]) {
+      const html = await (await get(`/team?q=${encodeURIComponent(q)}`, { 'HX-Request': 'true', 'HX-Target': 'team-list' })).text();
+      expect(html.startsWith('<div id="team-list"'), q).toBe(true);
+      expect(html, q).toContain(name);
+      expect(html.match(/class="team-row"/g), q).toHaveLength(1);
+    }
+    const none = await (await get('/team?q=zzz')).text();
+    expect(none).toContain('Try adjusting your search criteria');
+  });
+
+  it('re-renders the add form with 422 and the message when invalid or taken', async () => {
+    const res = await post('/team/members', { name: 'Dup', email: 'ada@example.com', role: 'VIP' });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain('A team member with this email already exists.');
+    expect(html).toMatch(/<dialog id="add-member"[^>]*data-open-on-load/);
+    const bad = await post('/team/members', { name: '', email: 'bad', role: '' });
+    expect(bad.status).toBe(422);
+    const text = await bad.text();
+    expect(text).toContain('Name is required');
+    expect(text).toContain('Valid email is required');
+    expect(text).toContain('Role is required');
+  });
+
+  it('htmx: a failed add answers the form with a "Missing Information" toast; a good one the region and a toast', async () => {
+    const bad = await post('/team/members', { name: '', email: '', role: '' }, true);
+    expect(bad.status).toBe(200);
+    expect(JSON.parse(bad.headers.get('HX-Trigger')!).showToast).toEqual({ title: 'Missing Information', text: 'Please fill in all required fields.', variant: 'error' });
+    expect((await bad.text()).startsWith('<form id="add-member-form"')).toBe(true);
+    const good = await post('/team/members', { name: 'Dan', email: 'dan@example.com', role: 'Manager' }, true);
+    expect(JSON.parse(good.headers.get('HX-Trigger')!).showToast.title).toBe('Team Member Added');
+    expect(good.headers.get('HX-Retarget')).toBe('#team-page');
+    expect(await good.text()).toContain('Dan');
+  });
+
+  it('edits (with status) and deletes through the page forms', async () => {
+    const [dan] = await t.db.select().from(teamMembers).where(eq(teamMembers.email, 'dan@example.com'));
+    const edit = await post(`/team/members/${dan.id}`, { name: 'Dan Brown', email: 'dan@example.com', role: 'Manager', department: '', status: 'inactive' }, true);
+    expect(JSON.parse(edit.headers.get('HX-Trigger')!).showToast.title).toBe('Team Member Updated');
+    const [edited] = await t.db.select().from(teamMembers).where(eq(teamMembers.id, dan.id));
+    expect(edited).toMatchObject({ name: 'Dan Brown', status: 'inactive', department: null });
+    const del = await post(`/team/members/${dan.id}/delete`, {}, true);
+    expect(JSON.parse(del.headers.get('HX-Trigger')!).showToast.title).toBe('Team Member Deleted');
+    expect(await t.db.select().from(teamMembers).where(eq(teamMembers.id, dan.id))).toEqual([]);
+  });
+
+  it('invites through the page form: toast "Invitation Sent" with the spec text', async () => {
+    const res = await post('/team/invite', { email: 'eve@example.com', firstName: 'Eve', lastName: 'Ops', role: 'VIP', department: '' }, true);
+    expect(JSON.parse(res.headers.get('HX-Trigger')!).showToast).toMatchObject({ title: 'Invitation Sent', text: 'Invitation sent to eve@example.com successfully.' });
+  });
+
+  it('refuses a cross-site form post', async () => {
+    const res = await t.app.request('/team/members', {
+      method: 'POST',
+      headers: { Cookie: user.cookie, Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=X&email=x%40example.com&role=VIP',
+    });
+    expect(res.status).toBe(403);
+  });
+});
