@@ -16,6 +16,8 @@ import { renderer } from './ui/renderer';
 import { aiRoutes } from './ai/routes';
 import { serverRoutes } from './servers/routes';
 import { accountRoutes } from './auth/routes';
+import { jobsPages } from './jobs/pages';
+import { reportsPages } from './reports/pages';
 import { knowledgeRoutes } from './knowledge/routes';
 import { dashboardRoutes } from './dashboard/routes';
 import { searchRoutes } from './search/routes';
@@ -57,6 +59,8 @@ export function createApp(deps: AppDeps) {
   // Feature routes (one line each; keep this list in build order).
   app.route('/', accountRoutes());
   app.route('/', knowledgeRoutes());
+  app.route('/', jobsPages());
+  app.route('/', reportsPages());
   app.route('/', dashboardRoutes());
   app.route('/', searchRoutes());
   app.route('/', teamRoutes());

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { serve } from '@hono/node-server';
+import { allJobs } from '../jobs/index';
+import { createScheduler } from '../jobs/scheduler';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
@@ -36,11 +38,15 @@ async function main() {
     logger.info({ url: config.appUrl, port: info.port, database: database.kind, jobs: config.jobs }, `Ops Hub listening on http://${config.host}:${info.port}`);
   });
 
+  const scheduler = config.jobs === 'inline' ? createScheduler({ database, config, logger, jobs: allJobs }) : undefined;
+  scheduler?.start();
+
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    const jobsStopped = scheduler?.stop(5_000).catch((err) => logger.error({ err }, 'stopping jobs failed'));
     const force = setTimeout(() => {
       logger.warn('in-flight requests did not finish in 10 s; closing anyway');
       'closeAllConnections' in server && (server as { closeAllConnections(): void }).closeAllConnections();
@@ -48,6 +54,7 @@ async function main() {
     force.unref();
     server.close(async () => {
       clearTimeout(force);
+      await jobsStopped;
       await database.close().catch((err) => logger.error({ err }, 'database close failed'));
       logger.info('stopped');
       process.exit(0);

@@ -1,0 +1,49 @@
+import { allJobs } from '../../jobs/index';
+import { describeSchedule, isScheduled, nextRunAt } from '../../jobs/scheduler';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { latestRuns, type JobRun } from './service';
+
+export type JobsMode = 'inline' | 'worker' | 'off';
+
+export interface JobRow {
+  name: string;
+  title: string;
+  schedule: string;
+  /** The schedule in words, when it has a common shape. */
+  scheduleText: string | null;
+  enabled: boolean;
+  lastRun: JobRun | null;
+  nextRun: Date | null;
+}
+
+/** Where scheduled runs happen: inside this web process, in `npm run worker` processes, or nowhere. */
+export function jobsMode(config: Config): JobsMode {
+  if (config.jobs === 'inline') return 'inline';
+  return config.databaseUrl ? 'worker' : 'off';
+}
+
+/** Every job with its schedule, newest run and next run time (none when disabled or JOBS=off on PGlite). */
+export async function jobsOverview(db: Db, config: Config): Promise<JobRow[]> {
+  const runs = await latestRuns(db, allJobs.map((j) => j.name));
+  const mode = jobsMode(config);
+  return allJobs.map((job) => {
+    const schedule = job.schedule(config);
+    const enabled = isScheduled(schedule);
+    return {
+      name: job.name,
+      title: job.title,
+      schedule,
+      scheduleText: enabled ? describeSchedule(schedule) : null,
+      enabled,
+      lastRun: runs.get(job.name) ?? null,
+      nextRun: enabled && mode !== 'off' ? nextRunAt(schedule) : null,
+    };
+  });
+}
+
+/** The title of a job by name. */
+export const jobTitle = (name: string) => allJobs.find((j) => j.name === name)?.title ?? name;
+
+/** The names "run now" accepts. */
+export const jobNames = allJobs.map((j) => j.name) as [string, ...string[]];

@@ -1,0 +1,59 @@
+import { formatDateTime } from '../ui/format';
+import type { HealthReport } from './service';
+import { reportSections, statusSummary } from './sections';
+
+export interface ReportMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+const CELL = 'style="border:1px solid #d1d5db;padding:4px 8px;text-align:left"';
+
+function htmlTable(head: string[], rows: string[][]): string {
+  const th = head.map((h) => `<th ${CELL}>${escapeHtml(h)}</th>`).join('');
+  const trs = rows.map((r) => `<tr>${r.map((c) => `<td ${CELL}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  return `<table style="border-collapse:collapse;font-size:13px;margin:0 0 16px"><thead><tr style="background:#f3f4f6">${th}</tr></thead><tbody>\n${trs}\n</tbody></table>`;
+}
+
+function textTable(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** The daily health report e-mail: a plain-text part and a simple HTML table per section. */
+export function healthReportMail(report: HealthReport, opts: { appUrl: string; firstName?: string | null; timeZone?: string }): ReportMail {
+  const tz = opts.timeZone ?? 'UTC';
+  const sections = reportSections(report, tz);
+  const url = `${opts.appUrl}/reports/health`;
+  const headline = statusSummary(report);
+  const subject = `Ops Hub health report: ${headline}`;
+  const intro = `Fleet health on ${formatDateTime(report.generatedAt, tz)} (changes since ${formatDateTime(report.since, tz)}; times in ${tz}).`;
+  const greeting = opts.firstName ? `Hello ${opts.firstName},` : 'Hello,';
+  const text = [
+    greeting,
+    '',
+    intro,
+    '',
+    ...sections.flatMap((s) => [s.title, s.rows.length ? textTable(s.head, s.rows) : s.empty, '']),
+    `Full report: ${url}`,
+    '',
+    'You receive this because you are an administrator or switched on health reports in your settings.',
+    '— Ops Hub',
+  ].join('\n');
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;line-height:1.5">
+<h1 style="font-size:18px">Ops Hub health report</h1>
+<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(intro)}</p>
+${sections
+  .map((s) => `<h2 style="font-size:15px;margin:16px 0 6px">${escapeHtml(s.title)}</h2>\n${s.rows.length ? htmlTable(s.head, s.rows) : `<p>${escapeHtml(s.empty)}</p>`}`)
+  .join('\n')}
+<p><a href="${escapeHtml(url)}">Open the full report</a></p>
+<p style="font-size:12px;color:#6b7280">You receive this because you are an administrator or switched on health reports in your settings.</p>
+</body></html>`;
+  return { subject, text, html };
+}

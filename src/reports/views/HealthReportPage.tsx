@@ -1,0 +1,73 @@
+import { serverStatuses } from '../../db/schema';
+import { Badge, Card } from '../../ui/components';
+import { environmentColour, formatDateTime, statusColour } from '../../ui/format';
+import { reportSections, type ReportSection } from '../sections';
+import type { HealthReport } from '../service';
+
+const STATUS_COLUMN = new Set(['From', 'Now', 'Status']);
+
+function Cell({ head, value }: { head: string; value: string }) {
+  if (STATUS_COLUMN.has(head)) return <Badge colour={statusColour(value)}>{value}</Badge>;
+  if (head === 'Environment' && value !== 'All') return <Badge colour={environmentColour(value.toLowerCase())} outline>{value}</Badge>;
+  return <>{value}</>;
+}
+
+function SectionCard({ section }: { section: ReportSection }) {
+  return (
+    <Card title={section.title} subtitle={section.id === 'by-environment' ? undefined : `${section.rows.length} server${section.rows.length === 1 ? '' : 's'}`}>
+      {section.rows.length === 0 ? (
+        <p className="muted" id={`report-${section.id}`}>{section.empty}</p>
+      ) : (
+        <div className="table-wrap" id={`report-${section.id}`}>
+          <table className="table">
+            <thead>
+              <tr>
+                {section.head.map((h) => (
+                  <th scope="col" key={h}>{h}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {section.rows.map((row, i) => (
+                <tr key={i}>
+                  {row.map((value, j) => (
+                    <td key={j}>
+                      <Cell head={section.head[j]} value={value} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** /reports/health: the same summary the daily e-mail carries, printable (app.css hides the chrome in print). */
+export function HealthReportPage({ report, timeZone }: { report: HealthReport; timeZone: string }) {
+  return (
+    <div className="stack">
+      <h1 className="report-print-title">Ops Hub health report</h1>
+      <p className="muted">
+        Generated {formatDateTime(report.generatedAt, timeZone)}; state changes since {formatDateTime(report.since, timeZone)} (the last report e-mail, or the last 24 hours).
+      </p>
+      <div className="grid grid--3">
+        <div className="stat-card">
+          <span className="stat-card__label">Servers</span>
+          <span className="stat-card__value">{report.total}</span>
+        </div>
+        {serverStatuses.map((s) => (
+          <div className="stat-card" key={s}>
+            <span className="stat-card__label">{s.charAt(0).toUpperCase() + s.slice(1)}</span>
+            <span className="stat-card__value">{report.byStatus[s]}</span>
+          </div>
+        ))}
+      </div>
+      {reportSections(report, timeZone).map((section) => (
+        <SectionCard key={section.id} section={section} />
+      ))}
+    </div>
+  );
+}
