@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
@@ -89,6 +90,8 @@ describe('API tokens', () => {
   it('work with the README shell agent, run for real against the listening app', async () => {
     const { token } = await newToken('readme agent');
     const script = path.join(import.meta.dirname, 'ops-agent.sh');
+    const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8');
+    expect(readme).toContain(readFileSync(script, 'utf8').trimEnd());
     await run('sh', [script], { env: { PATH: process.env.PATH, OPSHUB_URL: app.url, OPSHUB_TOKEN: token, SERVER_ID: serverId }, timeout: 15_000 });
     const [row] = await app.db.select().from(servers).where(eq(servers.id, serverId));
     expect(row.metricsUpdatedAt).not.toBeNull();
