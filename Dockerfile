@@ -36,4 +36,4 @@ EXPOSE 3000
 # No curl in the slim image: Node's own fetch. The web process listens only after migrations have run.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["npx", "tsx", "src/main.ts"]
+CMD ["node", "--import", "tsx", "src/main.ts"]

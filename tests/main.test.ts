@@ -8,7 +8,7 @@ import { freePort } from './helpers/browser';
 const root = path.resolve(import.meta.dirname, '..');
 
 function startMain(env: Record<string, string>) {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', JOBS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -28,7 +28,8 @@ describe('embedded database durability', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'opshub-crash-'));
     const script = path.join(dir, 'writer.mts');
     writeFileSync(script, writer);
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [script, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // One node process (no tsx wrapper), so SIGKILL stops the process that writes.
+    const child = spawn(process.execPath, ['--import', 'tsx', script, dir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout.setEncoding('utf8');
     const acked: string[] = [];
     let buffer = '';

@@ -10,7 +10,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 describe('JOBS=inline (the default on the embedded database)', () => {
   it('the web process runs the scheduled jobs itself, and still exits 0 on SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: root,
       env: {
         ...process.env,

@@ -14,7 +14,7 @@ import { urlOf, waitFor } from './support';
 const root = path.resolve(import.meta.dirname, '../..');
 
 function startWorker(env: Record<string, string>) {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['jobs/worker.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/worker.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,28 +1,12 @@
 import type { Json } from '../../index';
-import type { ApiBase, TemplateType } from '../../../src/knowledge/schemas';
+import type { ApiBase, Item, TemplateType } from '../../../src/knowledge/schemas';
 import { emptyBuild, emptyHowTo, parseFormModel, type FormModel } from './forms';
 import { KIND_CATEGORY, KIND_TEMPLATE, type EditorKind } from './kinds';
 import { buildMarkdown, howToMarkdown } from './markdown';
 import { skeletonFor } from './skeletons';
 
-/** The item as the page hands it to the island (JSON only). */
-export type EditorItem = {
-  id: string;
-  title: string;
-  content: string;
-  excerpt: string | null;
-  technology: string | null;
-  domain: string | null;
-  category: string | null;
-  tags: string[];
-  version: number;
-  isPublished: boolean;
-  isTemplate: boolean;
-  templateType: TemplateType | null;
-  attachedImages: string[];
-  formModel: Json | null;
-  updatedAt: string;
-};
+/** The item as the page hands it to the island (JSON only): the API's item less what the editor does not use. */
+export type EditorItem = Omit<Item, 'authorId' | 'createdAt' | 'author' | 'formModel'> & { formModel: Json | null };
 
 export type DocumentEditorProps = {
   base: ApiBase;

@@ -1,23 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, unique, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, id, tsvector, updatedAt } from './common';
+import { spaces, templateTypes } from '../../knowledge/schemas';
 import { users } from './users';
 
-export const spaces = ['documents', 'knowledge'] as const;
-export type Space = (typeof spaces)[number];
-
-export const templateTypes = [
-  'server_setup',
-  'network_config',
-  'security_audit',
-  'maintenance',
-  'troubleshooting',
-  'work_instruction',
-  'how_to_guide',
-  'general',
-  'build_document',
-] as const;
-export type TemplateType = (typeof templateTypes)[number];
+// The value lists live with the feature's zod schemas (shared with the islands), so they are written once.
 
 /** Knowledge items and documents share this table; `space` tells them apart. */
 export const documents = pgTable(
