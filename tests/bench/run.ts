@@ -2,17 +2,16 @@
  * npm run bench: starts the app on seeded databases and prints, per page, the HTML and JavaScript shipped
  * (gzip) and server latency p50/p95 at 10 concurrent requests. Embedded PGlite: 2,000 servers + 5,000 items.
  * PostgreSQL (BENCH_DATABASE_URL, default the local server; a fresh database opshub_bench): 2,000 servers + 50,000 items.
+ * The app runs as in production: `src/main.ts` in its own process, so the load loop here never shares its event loop.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve } from '@hono/node-server';
-import { createApp } from '../../src/app';
+import { sql } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
-import { loadConfig } from '../../src/config';
 import { openPglite, openPostgres, type Database } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
-import { createLogger } from '../../src/http/logger';
 import { loadAssets } from '../../src/ui/assets';
 import { freePort } from '../helpers/browser';
 import { latency, pageWeight } from './measure';
@@ -47,20 +46,39 @@ const pages: Target[] = [
   { name: 'search: 3-letter prefix', path: '/api/search?q=rep&limit=8', budget: 'p95 ≤ 100 ms PG' },
 ];
 
-async function runOn(label: string, database: Database, items: number) {
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** Starts the real entry point (src/main.ts) on the seeded database; resolves once /readyz answers. */
+async function startMain(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', JOBS: 'off' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`src/main.ts exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('src/main.ts did not become ready in 30 s');
+}
+
+/** Seeds the database, closes it, serves it from src/main.ts (env names it) and measures every page. */
+async function runOn(label: string, database: Database, items: number, env: Record<string, string>) {
   console.error(`[bench] ${label}: migrating and seeding 2,000 servers and ${items} items…`);
   await runMigrations(database);
   const admin = await seedAdmin(database.db);
   await seedServers(database.db, 2000);
   await seedDocuments(database.db, items, admin.id);
   const { token } = await createSession(database.db, admin.id);
+  await database.db.execute(sql`vacuum analyze`); // the steady state autovacuum keeps on a live server
+  await database.close();
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ ...process.env, APP_URL: url, LOG_LEVEL: 'silent', JOBS: 'off', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'opshub-bench-')) });
   const assets = loadAssets();
-  const app = createApp({ config, database, db: database.db, logger: createLogger('silent'), assets, secret: 'bench-secret-bench-secret-bench-secret-0000' });
-  const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
+  const server = await startMain(port, env);
 
   const rows: string[] = [];
   for (const page of pages) {
@@ -78,32 +96,33 @@ async function runOn(label: string, database: Database, items: number) {
       `| ${page.name} | \`${page.path}\` | ${weight?.html ?? '—'} | ${weight?.initialJs ?? '—'} | ${weight?.allJs ?? '—'} | ${timing?.p50 ?? '—'} | ${timing?.p95 ?? '—'} | ${page.budget ?? ''}${timing?.failures ? ` (${timing.failures} failed)` : ''} |`,
     );
   }
-  server.close();
+  const exited = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  await exited;
   console.log(`\n### ${label}: 2,000 servers, ${items.toLocaleString('en')} items\n`);
   console.log('| page | path | HTML gzip | JS up front (gzip) | JS in all (gzip) | p50 ms | p95 ms | budget |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 }
 
-async function freshPostgres(url: string): Promise<Database> {
+/** A fresh database opshub_bench on the server at `url`; returns it opened and its URL. */
+async function freshPostgres(url: string): Promise<{ database: Database; url: string }> {
   const admin = openPostgres(url, { max: 1 });
   await admin.sql!.unsafe('drop database if exists opshub_bench with (force)');
   await admin.sql!.unsafe('create database opshub_bench');
   await admin.close();
   const target = new URL(url);
   target.pathname = '/opshub_bench';
-  return openPostgres(target.toString(), { max: 10 });
+  return { database: openPostgres(target.toString(), { max: 10 }), url: target.toString() };
 }
 
 const only = process.argv[2];
 if (only !== 'postgres') {
-  const embedded = await openPglite(mkdtempSync(path.join(tmpdir(), 'opshub-bench-db-')));
-  await runOn('Embedded PGlite', embedded, 5000);
-  await embedded.close();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'opshub-bench-db-'));
+  await runOn('Embedded PGlite', await openPglite(dataDir), 5000, { DATA_DIR: dataDir });
 }
 if (only !== 'pglite') {
   const pg = await freshPostgres(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
-  await runOn('PostgreSQL 15', pg, 50_000);
-  await pg.close();
+  await runOn('PostgreSQL 15', pg.database, 50_000, { DATABASE_URL: pg.url });
 }
 process.exit(0);

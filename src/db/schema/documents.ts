@@ -36,6 +36,8 @@ export const documents = pgTable(
   (t) => [
     index('documents_space_updated_idx').on(t.space, t.updatedAt),
     index('documents_search_idx').using('gin', t.searchVector),
+    // Live items only: counts, category lists and "this week" come from the index, not the wide heap.
+    index('documents_live_idx').on(t.space, t.category, t.createdAt).where(sql`${t.deletedAt} is null`),
   ],
 );
 

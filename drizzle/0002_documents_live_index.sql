@@ -1,0 +1,1 @@
+CREATE INDEX "documents_live_idx" ON "documents" USING btree ("space","category","created_at") WHERE "documents"."deleted_at" is null;
