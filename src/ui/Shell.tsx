@@ -26,7 +26,8 @@ export function Shell({ user, path, title, subtitle, collapsed, query, children 
           {children}
         </main>
       </div>
-      <AssistantLauncher />
+      {/* On /ai the page is the assistant: a floating copy would only cover its Send button. */}
+      {path !== '/ai' && <AssistantLauncher />}
     </div>
   );
 }

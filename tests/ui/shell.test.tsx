@@ -91,4 +91,9 @@ describe('signed-in shell', () => {
     expect(await render(user, '/', true)).toContain('class="shell" data-collapsed=""');
     expect(await render(user, '/', false)).not.toContain('data-collapsed');
   });
+
+  it('shows the floating assistant button on every page but /ai, which is the assistant itself', async () => {
+    expect(await render(user, '/team')).toContain('aria-label="Open AI Assistant"');
+    expect(await render(user, '/ai')).not.toContain('aria-label="Open AI Assistant"');
+  });
 });
