@@ -1,5 +1,6 @@
 /** Measures what a page ships (gzip bytes of HTML and JS) and how fast the server answers it. */
 import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Assets } from '../../src/ui/assets';
@@ -56,8 +57,23 @@ export function pageWeight(html: string, assets: Assets): PageWeight {
   return { html: kib(gzipSync(html).length), initialJs: kib(initialBytes), allJs: kib(allBytes), initialBytes, allBytes };
 }
 
+/** One GET over a keep-alive agent; reads the body as bytes (no decompression, as wrk or autocannon). */
+function get(agent: Agent, url: URL, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers: { ...headers, 'Accept-Encoding': 'gzip' } }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** p50/p95 latency (ms) of GET url at `concurrency` parallel clients for `count` requests. */
 export async function latency(url: string, headers: Record<string, string>, concurrency = 10, count = 300) {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(url);
   const times: number[] = [];
   let next = 0;
   let failures = 0;
@@ -65,13 +81,13 @@ export async function latency(url: string, headers: Record<string, string>, conc
     while (next < count) {
       next++;
       const start = performance.now();
-      const res = await fetch(url, { headers: { ...headers, 'Accept-Encoding': 'gzip' } });
-      await res.arrayBuffer();
-      if (!res.ok) failures++;
+      const status = await get(agent, target, headers);
+      if (status < 200 || status >= 300) failures++;
       times.push(performance.now() - start);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
   times.sort((a, b) => a - b);
   const pick = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1);
   return { p50: pick(50), p95: pick(95), failures };
