@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['tests/helpers/global-setup.ts'],
+    // Browser tests poll for what appears after hydration; a loaded 2-core CI machine needs more than the 1 s default.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -52,7 +52,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 async function startMain(port: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', JOBS: 'off' },
+    env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000', LOG_LEVEL: 'warn', JOBS: 'off' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {
@@ -61,7 +61,16 @@ async function startMain(port: number, env: Record<string, string>): Promise<Chi
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 100));
   }
+  child.kill('SIGKILL');
   throw new Error('src/main.ts did not become ready in 30 s');
+}
+
+/** SIGTERM, then wait for the exit (the server must not outlive the bench, whatever happened). */
+async function stopMain(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 /** Seeds the database, closes it, serves it from src/main.ts (env names it) and measures every page. */
@@ -81,24 +90,25 @@ async function runOn(label: string, database: Database, items: number, env: Reco
   const server = await startMain(port, env);
 
   const rows: string[] = [];
-  for (const page of pages) {
-    const headers: Record<string, string> = page.signedIn === false ? {} : { Cookie: `ops_session=${token}` };
-    const res = await fetch(url + page.path, { headers });
-    const body = await res.text();
-    if (res.status !== 200) {
-      rows.push(`| ${page.name} | \`${page.path}\` | — | — | — | — | — | not available (${res.status}) |`);
-      continue;
+  try {
+    for (const page of pages) {
+      const headers: Record<string, string> = page.signedIn === false ? {} : { Cookie: `ops_session=${token}` };
+      const res = await fetch(url + page.path, { headers });
+      const body = await res.text();
+      if (res.status !== 200) {
+        rows.push(`| ${page.name} | \`${page.path}\` | — | — | — | — | — | not available (${res.status}) |`);
+        continue;
+      }
+      const isHtml = res.headers.get('content-type')?.includes('text/html');
+      const weight = isHtml ? pageWeight(body, assets) : undefined;
+      const timing = page.weightOnly ? undefined : await latency(url + page.path, headers);
+      rows.push(
+        `| ${page.name} | \`${page.path}\` | ${weight?.html ?? '—'} | ${weight?.initialJs ?? '—'} | ${weight?.allJs ?? '—'} | ${timing?.p50 ?? '—'} | ${timing?.p95 ?? '—'} | ${page.budget ?? ''}${timing?.failures ? ` (${timing.failures} failed)` : ''} |`,
+      );
     }
-    const isHtml = res.headers.get('content-type')?.includes('text/html');
-    const weight = isHtml ? pageWeight(body, assets) : undefined;
-    const timing = page.weightOnly ? undefined : await latency(url + page.path, headers);
-    rows.push(
-      `| ${page.name} | \`${page.path}\` | ${weight?.html ?? '—'} | ${weight?.initialJs ?? '—'} | ${weight?.allJs ?? '—'} | ${timing?.p50 ?? '—'} | ${timing?.p95 ?? '—'} | ${page.budget ?? ''}${timing?.failures ? ` (${timing.failures} failed)` : ''} |`,
-    );
+  } finally {
+    await stopMain(server);
   }
-  const exited = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  await exited;
   console.log(`\n### ${label}: 2,000 servers, ${items.toLocaleString('en')} items\n`);
   console.log('| page | path | HTML gzip | JS up front (gzip) | JS in all (gzip) | p50 ms | p95 ms | budget |');
   console.log('|---|---|---|---|---|---|---|---|');
