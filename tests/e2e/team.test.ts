@@ -94,6 +94,9 @@ describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, 
       await add.getByRole('button', { name: 'Add Member' }).click();
       await add.waitFor({ state: 'detached' });
     }
+    // Adding re-renders the page (search box included); type only once htmx has settled the new content.
+    await page.locator('.team-row', { hasText: 'Linus T' }).waitFor();
+    await page.waitForFunction(() => !document.querySelector('.htmx-swapping, .htmx-settling, .htmx-request'));
     await page.getByRole('searchbox', { name: 'Search team members' }).fill('analyst');
     await page.waitForURL(`${app.url}/team?q=analyst`);
     await expect(page.locator('.team-row').count()).resolves.toBe(1);
