@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { servers } from '../../src/db/schema';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, htmxSettled, launchBrowser } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser } from '../helpers/users';
 
@@ -41,7 +41,8 @@ describe.skipIf(!hasBrowser)('dashboard in Chromium', { timeout: 60_000 }, () =>
     await table.getByText('web-prod-01').waitFor({ state: 'detached' });
     await expect(table.getByText('stage-db-01').isVisible()).resolves.toBe(true);
     await expect(page.getByRole('img', { name: 'Database server' }).count()).resolves.toBe(1);
-    // The refresh button re-fetches with the same filter.
+    // The refresh button (inside the swapped-in overview) re-fetches with the same filter.
+    await htmxSettled(page);
     const refreshed = page.waitForResponse((r) => r.url() === `${app.url}/?environment=staging` && r.request().headers()['hx-request'] === 'true');
     await page.getByRole('button', { name: 'Refresh' }).click();
     await refreshed;

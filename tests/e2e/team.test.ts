@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, htmxSettled, launchBrowser } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser } from '../helpers/users';
 
@@ -96,7 +96,7 @@ describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, 
     }
     // Adding re-renders the page (search box included); type only once htmx has settled the new content.
     await page.locator('.team-row', { hasText: 'Linus T' }).waitFor();
-    await page.waitForFunction(() => !document.querySelector('.htmx-swapping, .htmx-settling, .htmx-request'));
+    await htmxSettled(page);
     await page.getByRole('searchbox', { name: 'Search team members' }).fill('analyst');
     await page.waitForURL(`${app.url}/team?q=analyst`);
     await expect(page.locator('.team-row').count()).resolves.toBe(1);

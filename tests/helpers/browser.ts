@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasBrowser = existsSync(CHROMIUM);
@@ -47,4 +47,12 @@ export function listen(fetch: (req: Request) => Response | Promise<Response>, po
       resolve({ server, close: () => new Promise<void>((r) => server.close(() => r())) }),
     );
   });
+}
+
+/**
+ * Resolves once htmx has no request, swap or settle under way. htmx wires swapped-in content only after
+ * its settle delay, so typing into or clicking new content before then is not seen by htmx.
+ */
+export function htmxSettled(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'));
 }
