@@ -1,5 +1,5 @@
 import { documents, users } from '../db/schema';
-import type { Item, TemplateType } from './schemas';
+import type { Item } from './schemas';
 
 /** The columns of an item as selected from `documents`. */
 export const itemColumns = {
@@ -28,25 +28,8 @@ export const authorColumns = {
   authorEmail: users.email,
 };
 
-export interface ItemRow {
-  id: string;
-  title: string;
-  content: string;
-  excerpt: string | null;
-  technology: string | null;
-  domain: string | null;
-  category: string | null;
-  tags: string[];
-  version: number;
-  isPublished: boolean;
-  isTemplate: boolean;
-  templateType: TemplateType | null;
-  attachedImages: string[];
-  formModel: unknown;
-  authorId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** An item as the database returns it: the API item with real dates and the stored form model. */
+export type ItemRow = Omit<Item, 'createdAt' | 'updatedAt' | 'formModel' | 'author'> & { formModel: unknown; createdAt: Date; updatedAt: Date };
 
 type AuthorRow = { authorFirstName: string | null; authorLastName: string | null; authorEmail: string | null };
 

@@ -29,7 +29,7 @@ beforeAll(async () => {
   await doc('excerpt', { title: 'Patch night', content: 'Body', excerpt: 'Quarterly kernel patching for the fleet' });
   const [web] = await t.db
     .insert(servers)
-    .values({ name: 'web-prod-01', ipAddress: '10.20.30.40', environment: 'production', primaryFunction: 'Customer portal' })
+    .values({ name: 'web-prod-01', ipAddress: '127.20.30.40', environment: 'production', primaryFunction: 'Customer portal' })
     .returning({ id: servers.id });
   ids.server = web.id;
 });
@@ -84,7 +84,7 @@ describe('GET /api/search', () => {
 
   it('finds servers by name, IP prefix and function', async () => {
     const server = { id: ids.server, title: 'web-prod-01', type: 'server', category: 'production', url: `/infrastructure?server=${ids.server}` };
-    for (const q of ['web-prod', '10.20.30', 'customer portal', 'PROD-01']) {
+    for (const q of ['web-prod', '127.20.30', 'customer portal', 'PROD-01']) {
       const results = await (await get(`/api/search?q=${encodeURIComponent(q)}`)).json();
       expect(results, q).toContainEqual(expect.objectContaining(server));
     }
