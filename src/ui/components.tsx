@@ -36,18 +36,25 @@ export function Card({ title, subtitle, actions, children, className }: { title?
   );
 }
 
+/** A dialog's title (labelled by `${id}-title`) and its close button. */
+export function DialogHeader({ id, title }: { id: string; title: string }) {
+  return (
+    <header className="dialog__header">
+      <h2 className="dialog__title" id={`${id}-title`}>
+        {title}
+      </h2>
+      <button type="button" className="icon-button" data-close-dialog aria-label="Close">
+        <Icon name="x" />
+      </button>
+    </header>
+  );
+}
+
 /** A native <dialog>; opened by any element with data-open-dialog={id}, or on load with openOnLoad. */
 export function Dialog({ id, title, wide, openOnLoad, children, footer }: { id: string; title: string; wide?: boolean; openOnLoad?: boolean; children: ReactNode; footer?: ReactNode }) {
   return (
     <dialog id={id} className={`dialog${wide ? ' dialog--wide' : ''}`} aria-labelledby={`${id}-title`} data-open-on-load={openOnLoad ? '' : undefined}>
-      <header className="dialog__header">
-        <h2 className="dialog__title" id={`${id}-title`}>
-          {title}
-        </h2>
-        <button type="button" className="icon-button" data-close-dialog aria-label="Close">
-          <Icon name="x" />
-        </button>
-      </header>
+      <DialogHeader id={id} title={title} />
       <div className="dialog__body">{children}</div>
       {footer && <footer className="dialog__footer">{footer}</footer>}
     </dialog>

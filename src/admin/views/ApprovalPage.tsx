@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { Badge, Banner, Card, EmptyState } from '../../ui/components';
+import { Badge, Banner, Card, DialogHeader, EmptyState } from '../../ui/components';
 import { relativeTime } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { roleLabel } from '../../ui/Sidebar';
@@ -16,14 +16,7 @@ function ConfirmDialog({ user, decision }: { user: PendingUser; decision: 'appro
   return (
     <dialog id={id} className="dialog" aria-labelledby={`${id}-title`}>
       <form method="post" action={action} hx-post={action} hx-target="#pending-users" hx-swap="outerHTML">
-        <header className="dialog__header">
-          <h2 className="dialog__title" id={`${id}-title`}>
-            {approve ? 'Approve User' : 'Reject User'}
-          </h2>
-          <button type="button" className="icon-button" data-close-dialog aria-label="Close">
-            <Icon name="x" />
-          </button>
-        </header>
+        <DialogHeader id={id} title={approve ? 'Approve User' : 'Reject User'} />
         <div className="dialog__body">
           <p>
             {approve

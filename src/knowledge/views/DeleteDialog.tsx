@@ -1,18 +1,10 @@
-import { Skeleton } from '../../ui/components';
-import { Icon } from '../../ui/icons';
+import { DialogHeader, Skeleton } from '../../ui/components';
 
 /** The one confirmation dialog of a list page; its body is loaded by htmx from {path}/{id}/delete. */
 export function DeleteDialog({ oob }: { oob?: boolean }) {
   return (
     <dialog id="confirm-delete" className="dialog" aria-labelledby="confirm-delete-title" hx-swap-oob={oob ? 'true' : undefined}>
-      <header className="dialog__header">
-        <h2 className="dialog__title" id="confirm-delete-title">
-          Delete item
-        </h2>
-        <button type="button" className="icon-button" data-close-dialog aria-label="Close">
-          <Icon name="x" />
-        </button>
-      </header>
+      <DialogHeader id="confirm-delete" title="Delete item" />
       <div id="confirm-delete-body">
         <div className="dialog__body">
           <Skeleton />

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Field } from '../../ui/components';
-import { Icon } from '../../ui/icons';
+import { DialogHeader, Field } from '../../ui/components';
 import { departmentChoices, memberStatuses, roleChoices, type TeamMember } from '../schemas';
 
 export interface FormState {
@@ -22,14 +21,7 @@ function FormDialog(props: { id: string; title: string; action: string; submit: 
 export function FormBody({ id, title, action, submit, danger, children }: { id: string; title: string; action: string; submit: string; danger?: boolean; children: ReactNode }) {
   return (
     <form id={`${id}-form`} method="post" action={action} hx-post={action} hx-target="this" hx-swap="outerHTML" hx-disabled-elt="find button[type=submit]">
-      <header className="dialog__header">
-        <h2 className="dialog__title" id={`${id}-title`}>
-          {title}
-        </h2>
-        <button type="button" className="icon-button" data-close-dialog aria-label="Close">
-          <Icon name="x" />
-        </button>
-      </header>
+      <DialogHeader id={id} title={title} />
       <div className="dialog__body stack">{children}</div>
       <footer className="dialog__footer">
         <button type="button" className="btn" data-close-dialog>
