@@ -9,14 +9,32 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60],
 ];
 
+// Building an Intl formatter costs far more than formatting with one, so each is made once.
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const numbers = new Intl.NumberFormat('en-AU');
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The en-AU formatter for a style and timezone, made on first use. */
+function dateTimeFormat(style: 'date' | 'dateTime', timeZone: string): Intl.DateTimeFormat {
+  const key = `${style} ${timeZone}`;
+  let format = dateTimeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-AU', style === 'date' ? { dateStyle: 'medium', timeZone } : { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    dateTimeFormats.set(key, format);
+  }
+  return format;
+}
+
+/** 12,345 */
+export const formatNumber = (n: number): string => numbers.format(n);
+
 /** "3 days ago", "in 2 hours", "just now". */
 export function relativeTime(value: string | Date | null | undefined, now: Date = new Date()): string {
   if (!value) return 'Unknown';
   const date = typeof value === 'string' ? new Date(value) : value;
   const seconds = Math.round((date.getTime() - now.getTime()) / 1000);
-  const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
   for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return rtf.format(Math.trunc(seconds / size), unit);
+    if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
   }
   return 'just now';
 }
@@ -25,14 +43,14 @@ export function relativeTime(value: string | Date | null | undefined, now: Date 
 export function formatDateTime(value: string | Date | null | undefined, timeZone = 'UTC'): string {
   if (!value) return 'Never';
   const date = typeof value === 'string' ? new Date(value) : value;
-  return new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date);
+  return dateTimeFormat('dateTime', timeZone).format(date);
 }
 
 /** A date in the user's timezone, e.g. "22 Nov 2026". */
 export function formatDate(value: string | Date | null | undefined, timeZone = 'UTC'): string {
   if (!value) return 'Never';
   const date = typeof value === 'string' ? new Date(value) : value;
-  return new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeZone }).format(date);
+  return dateTimeFormat('date', timeZone).format(date);
 }
 
 /** Spec: whole days (seconds / 86400) plus remaining hours, or N/A when absent. */

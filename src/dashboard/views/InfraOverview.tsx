@@ -1,5 +1,5 @@
 import { Badge, Card, EmptyState } from '../../ui/components';
-import { environmentColour, formatUptime, statusColour } from '../../ui/format';
+import { environmentColour, formatNumber, formatUptime, statusColour } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import type { EnvironmentFilter, OverviewServer } from '../service';
 
@@ -109,7 +109,7 @@ export function InfraOverview({ environment, rows, matching, total }: InfraOverv
         )}
         {matching > rows.length && (
           <p className="muted small dash-infra__more">
-            Showing {rows.length} of {matching.toLocaleString('en-AU')} servers ·{' '}
+            Showing {rows.length} of {formatNumber(matching)} servers ·{' '}
             <a href={environment === 'all' ? '/infrastructure' : `/infrastructure?environment=${environment}`}>View all</a>
           </p>
         )}

@@ -1,6 +1,5 @@
+import { formatNumber as fmt } from '../../ui/format';
 import type { DashboardStats } from '../service';
-
-const fmt = (n: number) => n.toLocaleString('en-AU');
 
 function StatCard({ label, value, sub }: { label: string; value: string; sub: string }) {
   return (
