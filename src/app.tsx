@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { compress } from 'hono/compress';
+import { compressResponses } from './http/compress';
 import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './app-env';
 import { homePages, renderNotFound } from './home/pages';
@@ -41,14 +41,15 @@ export function createApp(deps: AppDeps) {
   });
   app.use(requestLog());
   app.use(appSecureHeaders());
-  app.use(compress());
+  app.use(compressResponses());
 
   app.route('/', healthRoutes());
   app.route('/', staticRoutes(deps.assets.dir));
 
-  // Uploads under /api/objects/ carry their own (larger) limit.
+  // Uploads under /api/objects/ carry their own (larger) limit. GET and HEAD carry no body, and asking
+  // for one would build a full Request object on every read.
   app.use('*', async (c, next) => {
-    if (c.req.path.startsWith('/api/objects/')) return next();
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path.startsWith('/api/objects/')) return next();
     return bodyLimit({ maxSize: JSON_LIMIT, onError: () => { throw tooLarge('The request body is larger than 5 MB.'); } })(c, next);
   });
   app.use(sessionLoader());
