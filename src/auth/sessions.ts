@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sessions, userPreferences, users } from '../db/schema';
 import { generateToken, hashToken } from './tokens';
@@ -27,11 +27,9 @@ export async function createSession(db: Db, userId: string, meta: { userAgent?: 
   return { token, sid: hashToken(token), expire };
 }
 
-/** The active user behind a session token, sliding its expiry; null when unknown, expired or not active. */
-export async function findSessionUser(db: Db, token: string): Promise<{ user: CurrentUser; sid: string } | null> {
-  const sid = hashToken(token);
-  const now = new Date();
-  const [row] = await db
+/** The session lookup runs on every request, so its SQL is built once per database, not per request. */
+function buildSessionQuery(db: Db) {
+  return db
     .select({
       id: users.id,
       email: users.email,
@@ -47,8 +45,19 @@ export async function findSessionUser(db: Db, token: string): Promise<{ user: Cu
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(userPreferences, eq(userPreferences.userId, users.id))
-    .where(and(eq(sessions.sid, sid), gt(sessions.expire, now)))
-    .limit(1);
+    .where(and(eq(sessions.sid, sql.placeholder('sid')), gt(sessions.expire, sql`now()`)))
+    .limit(1)
+    .prepare('find_session_user');
+}
+const sessionQueries = new WeakMap<Db, ReturnType<typeof buildSessionQuery>>();
+
+/** The active user behind a session token, sliding its expiry; null when unknown, expired or not active. */
+export async function findSessionUser(db: Db, token: string): Promise<{ user: CurrentUser; sid: string } | null> {
+  const sid = hashToken(token);
+  const now = new Date();
+  let query = sessionQueries.get(db);
+  if (!query) sessionQueries.set(db, (query = buildSessionQuery(db)));
+  const [row] = await query.execute({ sid });
   if (!row || row.accountStatus !== 'active') return null;
   const fresh = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
   if (fresh.getTime() - row.expire.getTime() > SLIDE_AFTER_MS) {

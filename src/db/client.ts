@@ -31,6 +31,7 @@ export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL)
 /** Opens a real PostgreSQL through postgres.js. */
 export function openPostgres(url: string, options: postgres.Options<{}> = {}): Database {
   const sql = postgres(url, { max: 10, onnotice: () => {}, ...options });
+  preparedByDefault(sql);
   const db = drizzlePostgres(sql, { schema }) as unknown as Db;
   return {
     db,
@@ -39,6 +40,17 @@ export function openPostgres(url: string, options: postgres.Options<{}> = {}): D
     ping: async () => void (await sql`select 1`),
     close: () => sql.end({ timeout: 5 }),
   };
+}
+
+/**
+ * drizzle runs every query it was not given a name for unprepared. postgres.js then needs two round trips
+ * per query (describe, then execute) and PostgreSQL plans it anew each time. Prepared once per connection
+ * instead, a query is one round trip on a cached plan. Transactions keep drizzle's default.
+ */
+function preparedByDefault(sql: postgres.Sql): void {
+  const unsafe = sql.unsafe.bind(sql);
+  sql.unsafe = ((query: string, params?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) =>
+    unsafe(query, params, { ...options, prepare: true })) as typeof sql.unsafe;
 }
 
 /** Opens the embedded PGlite: in memory when dataDir is undefined, else in DATA_DIR/pglite. */
