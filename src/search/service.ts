@@ -41,17 +41,18 @@ export async function searchDocuments(db: Db, q: string, limit: number): Promise
   const rows = await queryRows<DocRow>(
     db,
     // The GIN index finds every match (a cheap bitmap even for a word in every item); only the first
-    // RANK_CANDIDATES of them are read and ranked. The tsquery sits in a CTE so the plan is the same
-    // bitmap scan for rare and common words (a generic plan would otherwise read the whole table).
-    sql`with query as (select to_tsquery('english', ${tsq}) as q),
+    // RANK_CANDIDATES of them are read and ranked, in that one pass, and only the best `limit` are read
+    // again for their text. The tsquery sits in a CTE so the plan is the same bitmap scan for rare and
+    // common words (a generic plan would otherwise read the whole table).
+    sql`with query as materialized (select to_tsquery('english', ${tsq}) as q),
         candidates as (
-          select d.id from documents d, query
+          select d.id, d.updated_at, ts_rank(d.search_vector, query.q) as rank from documents d, query
           where d.search_vector @@ query.q and d.deleted_at is null
-          limit ${RANK_CANDIDATES})
+          limit ${RANK_CANDIDATES}),
+        best as (select * from candidates order by rank desc, updated_at desc limit ${limit})
         select d.id, d.title, d.excerpt, left(d.content, 400) as snippet, d.category, d.space
-        from documents d join candidates c on c.id = d.id, query
-        order by ts_rank(d.search_vector, query.q) desc, d.updated_at desc
-        limit ${limit}`,
+        from best join documents d on d.id = best.id
+        order by best.rank desc, best.updated_at desc`,
   );
   return rows.map((r) => ({
     id: r.id,
@@ -63,17 +64,18 @@ export async function searchDocuments(db: Db, q: string, limit: number): Promise
   }));
 }
 
-/** Servers whose name or IP starts with the text, or whose function contains it; name-prefix hits first. */
+/**
+ * Servers whose name, IP address or function contains the text (servers.search_text, trigram-indexed);
+ * the earliest match first, so name hits come before IP hits and those before function hits.
+ */
 export async function searchServers(db: Db, q: string, limit: number): Promise<SearchResult[]> {
-  const text = q.trim();
+  const text = q.trim().toLowerCase();
   if (!text) return [];
-  const prefix = `${likeEscape(text)}%`;
-  const contains = `%${likeEscape(text)}%`;
   const rows = await queryRows<ServerRow>(
     db,
     sql`select id, name, ip_address, primary_function, environment from servers
-        where name ilike ${contains} or ip_address ilike ${prefix} or primary_function ilike ${contains}
-        order by (name ilike ${prefix}) desc, (name ilike ${contains}) desc, name
+        where search_text like ${`%${likeEscape(text)}%`}
+        order by strpos(search_text, ${text}), name
         limit ${limit}`,
   );
   return rows.map((r) => ({

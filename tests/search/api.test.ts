@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { documents, servers } from '../../src/db/schema';
 import { prefixTsquery } from '../../src/search/query';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
@@ -82,13 +83,23 @@ describe('GET /api/search', () => {
     expect(results).toEqual([expect.objectContaining({ id: ids.document, type: 'document', category: 'Network', url: `/documents?doc=${ids.document}` })]);
   });
 
-  it('finds servers by name, IP prefix and function', async () => {
+  it('finds servers by any part of their name, IP address or function', async () => {
     const server = { id: ids.server, title: 'web-prod-01', type: 'server', category: 'production', url: `/infrastructure?server=${ids.server}` };
-    for (const q of ['web-prod', '127.20.30', 'customer portal', 'PROD-01']) {
+    for (const q of ['web-prod', '127.20.30', '30.40', 'customer portal', 'PROD-01']) {
       const results = await (await get(`/api/search?q=${encodeURIComponent(q)}`)).json();
       expect(results, q).toContainEqual(expect.objectContaining(server));
     }
-    expect(await (await get('/api/search?q=30.40')).json()).toEqual([]);
+    expect(await (await get('/api/search?q=prod-01%20customer')).json()).toEqual([]);
+  });
+
+  it('puts a server whose name matches before one whose function matches', async () => {
+    const [portal] = await t.db
+      .insert(servers)
+      .values({ name: 'app-portal-01', ipAddress: '127.20.30.41', environment: 'staging', primaryFunction: 'Intranet' })
+      .returning({ id: servers.id });
+    const results = await (await get('/api/search?q=portal')).json();
+    expect(results.map((r: { id: string }) => r.id)).toEqual([portal.id, ids.server]);
+    await t.db.delete(servers).where(eq(servers.id, portal.id));
   });
 
   it('treats query syntax and LIKE wildcards as plain text', async () => {

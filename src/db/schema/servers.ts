@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common';
 import { documents } from './documents';
@@ -41,10 +42,18 @@ export const servers = pgTable(
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
     monitorPort: integer('monitor_port').notNull().default(22),
     managedBy: varchar('managed_by', { length: 100 }),
+    /** What global search matches (lower case, name first): kept by PostgreSQL, trigram-indexed. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(name::text || E'\\n' || coalesce(ip_address, '') || E'\\n' || coalesce(primary_function, ''))`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('servers_environment_idx').on(t.environment), index('servers_status_idx').on(t.status)],
+  (t) => [
+    index('servers_environment_idx').on(t.environment),
+    index('servers_status_idx').on(t.status),
+    index('servers_search_text_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+  ],
 );
 
 export const serverDocuments = pgTable(

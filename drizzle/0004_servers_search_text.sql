@@ -1,0 +1,2 @@
+ALTER TABLE "servers" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower(name::text || E'\n' || coalesce(ip_address, '') || E'\n' || coalesce(primary_function, ''))) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "servers_search_text_idx" ON "servers" USING gin ("search_text" gin_trgm_ops);
