@@ -29,6 +29,7 @@ const expectedTables = [
   'mail_outbox',
   'audit_log',
   'job_runs',
+  'document_counts',
 ];
 
 describe(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {

@@ -38,8 +38,19 @@ export const documents = pgTable(
     index('documents_search_idx').using('gin', t.searchVector),
     // Live items only: counts, category lists and "this week" come from the index, not the wide heap.
     index('documents_live_idx').on(t.space, t.category, t.createdAt).where(sql`${t.deletedAt} is null`),
+    // "Created this week": a range over the newest live items.
+    index('documents_live_created_idx').on(t.createdAt).where(sql`${t.deletedAt} is null`),
   ],
 );
+
+/**
+ * Live (not deleted) items per space, kept by statement triggers on documents (migration 0004), so the
+ * dashboard and /api/analytics/stats read one small row instead of counting every item.
+ */
+export const documentCounts = pgTable('document_counts', {
+  space: varchar('space', { length: 20 }).primaryKey(),
+  live: integer('live').notNull().default(0),
+});
 
 export const documentVersions = pgTable(
   'document_versions',
