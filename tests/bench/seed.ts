@@ -21,6 +21,15 @@ function rng(seed: number) {
   return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A realistic inventory grows over years: item i of n was created that far back (newest last), within `days`. */
+function createdAgo(i: number, n: number, days: number, random: () => number) {
+  const createdAt = new Date(Date.now() - ((n - i) / n) * days * DAY_MS);
+  const updatedAt = new Date(Math.min(Date.now(), createdAt.getTime() + random() * 30 * DAY_MS));
+  return { createdAt, updatedAt };
+}
+
 function words(random: () => number, n: number): string {
   return Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
 }
@@ -59,6 +68,7 @@ export async function seedServers(db: Db, count: number) {
         memoryUsage: Math.floor(random() * 100),
         diskUsage: Math.floor(random() * 100),
         uptime: Math.floor(random() * 5_000_000),
+        ...createdAgo(i, count, 2 * 365, random),
       };
     });
     await db.insert(servers).values(rows);
@@ -80,6 +90,7 @@ export async function seedDocuments(db: Db, count: number, authorId: string) {
         authorId,
         isPublished: i % 3 !== 0,
         templateType: i % 9 === 0 ? ('how_to_guide' as const) : null,
+        ...createdAgo(i, count, 3 * 365, random),
       };
     });
     await db.insert(documents).values(rows);
