@@ -6,6 +6,7 @@ import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { usePreparedQueries } from './pglite-query';
 import postgres from 'postgres';
 import * as schema from './schema';
 
@@ -62,6 +63,7 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
     mkdirSync(dir, { recursive: true });
   }
   const client = await PGlite.create({ dataDir: dir, loadDataDir, extensions: { pg_trgm } });
+  usePreparedQueries(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
