@@ -5,7 +5,7 @@ import type { AppEnv } from '../app-env';
 import { requirePageUser } from '../http/session';
 import { checkAllServers } from '../servers/health';
 import { triggerToast } from '../http/toast';
-import { dashboardStats, environmentFilters, overviewServers, recentArticles, type EnvironmentFilter } from './service';
+import { dashboardStats, dashboardView, environmentFilters, overviewServers, type EnvironmentFilter } from './service';
 import { DashboardPage, healthSummaryText, type HealthSummary } from './views/DashboardPage';
 import { InfraOverview } from './views/InfraOverview';
 import { StatCards } from './views/StatCards';
@@ -26,7 +26,7 @@ function currentEnvironment(c: Context<AppEnv>): EnvironmentFilter {
 }
 
 async function infraFragment(c: Context<AppEnv>, environment: EnvironmentFilter) {
-  return renderToString(<InfraOverview environment={environment} {...await overviewServers(c.var.deps.db, environment)} />);
+  return renderToString(<InfraOverview environment={environment} {...await overviewServers(c.var.deps.db, c.var.user!.timezone, environment)} />);
 }
 
 /** GET / (signed in): the dashboard, or its Infrastructure Overview fragment for htmx; POST the health check. */
@@ -38,7 +38,7 @@ export function dashboardPages() {
     if (c.req.header('HX-Request') && c.req.header('HX-Target') === 'infra-overview') {
       return c.html(await infraFragment(c, environment));
     }
-    const [stats, articles, infra] = await Promise.all([dashboardStats(db, c.var.user!.timezone), recentArticles(db, 5), overviewServers(db, environment)]);
+    const { stats, articles, infra } = await dashboardView(db, c.var.user!.timezone, environment);
     const health = healthQuery.safeParse(c.req.query());
     return c.render(
       <DashboardPage stats={stats} articles={articles} infra={{ environment, ...infra }} now={new Date()} health={health.success ? health.data : undefined} />,

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 
 export const environmentFilters = ['all', 'production', 'staging', 'development'] as const;
@@ -6,54 +6,13 @@ export type EnvironmentFilter = (typeof environmentFilters)[number];
 
 /** Servers shown in the overview table; the rest are one click away on /infrastructure. */
 export const OVERVIEW_ROWS = 10;
+/** Rows in the Recent Knowledge Base panel. */
+export const RECENT_ROWS = 5;
 
 export interface DashboardStats {
   servers: { total: number; thisMonth: number; online: number; warning: number; offline: number; maintenance: number };
   documents: { total: number; thisWeek: number };
   ai: { total: number; today: number };
-}
-
-/**
- * Every dashboard figure in one round trip. The period starts (in the user's timezone) are worked out
- * once, in a materialised CTE, so each count is an index range; the live-item total is the counter the
- * document_counts triggers keep.
- */
-export async function dashboardStats(db: Db, timezone: string): Promise<DashboardStats> {
-  const [r] = await queryRows<Record<string, string | number>>(
-    db,
-    sql`with local as materialized (select now() at time zone ${timezone} as now),
-        bounds as materialized (
-          select date_trunc('month', local.now) at time zone ${timezone} as month,
-                 date_trunc('week', local.now) at time zone ${timezone} as week,
-                 date_trunc('day', local.now) at time zone ${timezone} as day
-          from local)
-      select
-      (select count(*) from servers) as servers_total,
-      (select count(*) from servers where created_at >= (select month from bounds)) as servers_month,
-      (select count(*) from servers where status = 'online') as servers_online,
-      (select count(*) from servers where status = 'warning') as servers_warning,
-      (select count(*) from servers where status = 'offline') as servers_offline,
-      (select count(*) from servers where status = 'maintenance') as servers_maintenance,
-      (select coalesce(sum(live), 0) from document_counts) as documents_total,
-      (select count(*) from documents where deleted_at is null and created_at >= (select week from bounds)) as documents_week,
-      (select count(*) from ai_interactions) as ai_total,
-      (select count(*) from ai_interactions where created_at >= (select day from bounds)) as ai_today`,
-  );
-  const n = (k: string) => Number(r[k] ?? 0);
-  return {
-    servers: { total: n('servers_total'), thisMonth: n('servers_month'), online: n('servers_online'), warning: n('servers_warning'), offline: n('servers_offline'), maintenance: n('servers_maintenance') },
-    documents: { total: n('documents_total'), thisWeek: n('documents_week') },
-    ai: { total: n('ai_total'), today: n('ai_today') },
-  };
-}
-
-/** GET /api/analytics/stats: server and document totals. */
-export async function analyticsStats(db: Db): Promise<{ servers: { total: number }; documents: { total: number } }> {
-  const [r] = await queryRows<{ servers: string | number; documents: string | number }>(
-    db,
-    sql`select (select count(*) from servers) as servers, (select coalesce(sum(live), 0) from document_counts) as documents`,
-  );
-  return { servers: { total: Number(r.servers) }, documents: { total: Number(r.documents) } };
 }
 
 export interface RecentArticle {
@@ -64,27 +23,6 @@ export interface RecentArticle {
   createdAt: string;
   updatedAt: string;
   author: { firstName: string | null; lastName: string | null; email: string } | null;
-}
-
-/** The newest live knowledge items with their authors. */
-export async function recentArticles(db: Db, limit = 5): Promise<RecentArticle[]> {
-  const rows = await queryRows<Record<string, unknown>>(
-    db,
-    sql`select d.id, d.title, d.is_template, d.is_published, d.created_at, d.updated_at,
-               u.first_name, u.last_name, u.email
-        from documents d left join users u on u.id = d.author_id
-        where d.space = 'knowledge' and d.deleted_at is null
-        order by d.updated_at desc limit ${limit}`,
-  );
-  return rows.map((r) => ({
-    id: String(r.id),
-    title: String(r.title),
-    isTemplate: Boolean(r.is_template),
-    isPublished: Boolean(r.is_published),
-    createdAt: new Date(r.created_at as string).toISOString(),
-    updatedAt: new Date(r.updated_at as string).toISOString(),
-    author: r.email ? { firstName: (r.first_name as string) ?? null, lastName: (r.last_name as string) ?? null, email: String(r.email) } : null,
-  }));
 }
 
 export interface OverviewServer {
@@ -98,33 +36,116 @@ export interface OverviewServer {
   uptime: number;
 }
 
-/** Problems first: the order of the dashboard overview (servers_overview_idx indexes exactly this). */
-const serverPriority = sql`(case status when 'offline' then 0 when 'warning' then 1 else 2 end)`;
+export interface Overview {
+  rows: OverviewServer[];
+  /** Servers in the chosen environment. */
+  matching: number;
+  total: number;
+}
 
-/** Servers for the overview table (problems first, then by name) and how many match the filter. */
-export async function overviewServers(db: Db, environment: EnvironmentFilter, limit = OVERVIEW_ROWS): Promise<{ rows: OverviewServer[]; matching: number; total: number }> {
-  const where = environment === 'all' ? sql`true` : sql`environment = ${environment}`;
-  const rows = await queryRows<Record<string, unknown>>(
-    db,
-    sql`select id, name, ip_address, status, environment, cpu_usage, memory_usage, uptime,
-               (select count(*) from servers where ${where}) as matching, (select count(*) from servers) as total
-        from servers where ${where}
-        order by ${serverPriority}, name
-        limit ${limit}`,
-  );
-  const total = rows.length ? Number(rows[0].total) : Number((await queryRows<{ n: string }>(db, sql`select count(*) as n from servers`))[0].n);
+/** Start of this month / week / day in the user's timezone: a one-time subquery, not worked out per row. */
+const periodStart = (unit: 'month' | 'week' | 'day', timezone: string) =>
+  sql`(select date_trunc(${unit}, now() at time zone ${timezone}) at time zone ${timezone})`;
+
+/**
+ * A row limit written into the SQL text. As a parameter, PostgreSQL cannot know how few rows are wanted
+ * when it plans the prepared statement once for all values, so it would plan the statement again on
+ * every run instead (these limits are constants of ours, never user input).
+ */
+const rowLimit = (n: number) => sql.raw(String(Math.trunc(n)));
+
+const inEnvironment = (environment: EnvironmentFilter) => (environment === 'all' ? sql`true` : sql`environment = ${environment}`);
+
+/** Every server figure (one row): the counters the server_counts triggers keep, and a range for "this month". */
+const serverCounts = (timezone: string, environment: EnvironmentFilter) => sql`(
+  select coalesce(sum(n), 0) as servers_total,
+         (select count(*) from servers where created_at >= ${periodStart('month', timezone)}) as servers_month,
+         coalesce(sum(n) filter (where status = 'online'), 0) as servers_online,
+         coalesce(sum(n) filter (where status = 'warning'), 0) as servers_warning,
+         coalesce(sum(n) filter (where status = 'offline'), 0) as servers_offline,
+         coalesce(sum(n) filter (where status = 'maintenance'), 0) as servers_maintenance,
+         coalesce(sum(n) filter (where ${inEnvironment(environment)}), 0) as servers_matching
+  from server_counts)`;
+
+/** Live items (the counter the document_counts triggers keep) and those created this week (one row). */
+const documentCounts = (timezone: string) => sql`(
+  select (select coalesce(sum(live), 0) from document_counts) as documents_total,
+         (select count(*) from documents where deleted_at is null and created_at >= ${periodStart('week', timezone)}) as documents_week)`;
+
+/** Assistant answers in all and today (one row). */
+const aiCounts = (timezone: string) => sql`(
+  select count(*) as ai_total, count(*) filter (where created_at >= ${periodStart('day', timezone)}) as ai_today from ai_interactions)`;
+
+/** The newest live knowledge items with their authors, as one JSON array. */
+const recentJson = (limit: number) => sql`(
+  select coalesce(json_agg(r order by r."updatedAt" desc), '[]') from (
+    select d.id, d.title, d.is_template as "isTemplate", d.is_published as "isPublished",
+           d.created_at as "createdAt", d.updated_at as "updatedAt",
+           case when u.id is null then null
+                else json_build_object('firstName', u.first_name, 'lastName', u.last_name, 'email', u.email) end as author
+    from documents d left join users u on u.id = d.author_id
+    where d.space = 'knowledge' and d.deleted_at is null
+    order by d.updated_at desc limit ${rowLimit(limit)}) r)`;
+
+/** Servers of one environment for the overview, problems first, then by name (servers_overview_idx), as JSON. */
+const overviewJson = (environment: EnvironmentFilter, limit: number) => sql`(
+  select coalesce(json_agg(r order by r.priority, r.name), '[]') from (
+    select id, name, ip_address as "ipAddress", status, environment, coalesce(cpu_usage, 0) as "cpuUsage",
+           coalesce(memory_usage, 0) as "memoryUsage", coalesce(uptime, 0) as uptime,
+           (case status when 'offline' then 0 when 'warning' then 1 else 2 end) as priority
+    from servers where ${inEnvironment(environment)}
+    order by (case status when 'offline' then 0 when 'warning' then 1 else 2 end), name limit ${rowLimit(limit)}) r)`;
+
+type Row = Record<string, unknown>;
+const n = (r: Row, key: string) => Number(r[key] ?? 0);
+
+function toStats(r: Row): DashboardStats {
   return {
-    rows: rows.map((r) => ({
-      id: String(r.id),
-      name: String(r.name),
-      ipAddress: (r.ip_address as string) ?? null,
-      status: String(r.status),
-      environment: String(r.environment),
-      cpuUsage: Number(r.cpu_usage ?? 0),
-      memoryUsage: Number(r.memory_usage ?? 0),
-      uptime: Number(r.uptime ?? 0),
-    })),
-    matching: rows.length ? Number(rows[0].matching) : 0,
-    total,
+    servers: { total: n(r, 'servers_total'), thisMonth: n(r, 'servers_month'), online: n(r, 'servers_online'), warning: n(r, 'servers_warning'), offline: n(r, 'servers_offline'), maintenance: n(r, 'servers_maintenance') },
+    documents: { total: n(r, 'documents_total'), thisWeek: n(r, 'documents_week') },
+    ai: { total: n(r, 'ai_total'), today: n(r, 'ai_today') },
   };
+}
+
+/** json columns arrive parsed (postgres.js, PGlite); a driver that hands back text is parsed here. */
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+function toOverview(r: Row): Overview {
+  const rows = json<(OverviewServer & { priority?: number })[]>(r.overview).map(({ priority: _priority, ...server }) => server);
+  return { rows, matching: n(r, 'servers_matching'), total: n(r, 'servers_total') };
+}
+
+function toArticles(value: unknown): RecentArticle[] {
+  return json<RecentArticle[]>(value).map((a) => ({ ...a, createdAt: new Date(a.createdAt).toISOString(), updatedAt: new Date(a.updatedAt).toISOString() }));
+}
+
+async function one(db: Db, query: SQL): Promise<Row> {
+  const [row] = await queryRows<Row>(db, query);
+  return row;
+}
+
+/** Everything the dashboard shows, in one round trip: figures, recent knowledge and the server overview. */
+export async function dashboardView(db: Db, timezone: string, environment: EnvironmentFilter): Promise<{ stats: DashboardStats; articles: RecentArticle[]; infra: Overview }> {
+  const r = await one(
+    db,
+    sql`select s.*, d.*, a.*, ${recentJson(RECENT_ROWS)} as recent, ${overviewJson(environment, OVERVIEW_ROWS)} as overview
+        from ${serverCounts(timezone, environment)} s, ${documentCounts(timezone)} d, ${aiCounts(timezone)} a`,
+  );
+  return { stats: toStats(r), articles: toArticles(r.recent), infra: toOverview(r) };
+}
+
+/** The stat-card figures alone (after a health check). */
+export async function dashboardStats(db: Db, timezone: string): Promise<DashboardStats> {
+  return toStats(await one(db, sql`select s.*, d.*, a.* from ${serverCounts(timezone, 'all')} s, ${documentCounts(timezone)} d, ${aiCounts(timezone)} a`));
+}
+
+/** The Infrastructure Overview alone (the environment filter's htmx fragment, the table after a health check). */
+export async function overviewServers(db: Db, timezone: string, environment: EnvironmentFilter): Promise<Overview> {
+  return toOverview(await one(db, sql`select s.*, ${overviewJson(environment, OVERVIEW_ROWS)} as overview from ${serverCounts(timezone, environment)} s`));
+}
+
+/** GET /api/analytics/stats: server and document totals. */
+export async function analyticsStats(db: Db): Promise<{ servers: { total: number }; documents: { total: number } }> {
+  const r = await one(db, sql`select (select coalesce(sum(n), 0) from server_counts) as servers, (select coalesce(sum(live), 0) from document_counts) as documents`);
+  return { servers: { total: n(r, 'servers') }, documents: { total: n(r, 'documents') } };
 }

@@ -30,6 +30,7 @@ const expectedTables = [
   'audit_log',
   'job_runs',
   'document_counts',
+  'server_counts',
 ];
 
 describe(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {

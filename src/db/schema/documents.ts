@@ -44,7 +44,7 @@ export const documents = pgTable(
 );
 
 /**
- * Live (not deleted) items per space, kept by statement triggers on documents (migration 0004), so the
+ * Live (not deleted) items per space, kept by statement triggers on documents (migration 0006), so the
  * dashboard and /api/analytics/stats read one small row instead of counting every item.
  */
 export const documentCounts = pgTable('document_counts', {

@@ -53,9 +53,25 @@ export const servers = pgTable(
     index('servers_environment_idx').on(t.environment),
     index('servers_status_idx').on(t.status),
     index('servers_search_text_idx').using('gin', t.searchText.op('gin_trgm_ops')),
-    // The dashboard's overview order: problems first, then by name (serverPriority in dashboard/service.ts).
+    // The dashboard's overview order: problems first, then by name (overviewJson in dashboard/service.ts).
     index('servers_overview_idx').on(sql`(case ${t.status} when 'offline' then 0 when 'warning' then 1 else 2 end)`, t.name),
+    // "Added this month": a range over the newest servers.
+    index('servers_created_idx').on(t.createdAt),
   ],
+);
+
+/**
+ * Servers per environment and status, kept by statement triggers on servers (migration 0008), so the
+ * dashboard reads a dozen counters instead of looking at every server.
+ */
+export const serverCounts = pgTable(
+  'server_counts',
+  {
+    environment: varchar('environment', { length: 20 }).notNull(),
+    status: varchar('status', { length: 20 }).notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.environment, t.status] })],
 );
 
 export const serverDocuments = pgTable(
