@@ -4,6 +4,8 @@ import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress';
 
 /** Bodies smaller than this go out as they are: gzip would save a few hundred bytes at most. */
 const THRESHOLD = 1024;
+/** Level 4 deflates a page in half the time of the default 6 for about 3 % more bytes. */
+const LEVEL = 4;
 const noTransform = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 const acceptsGzip = (header: string | undefined) => !!header && /\bgzip\b(?!\s*;\s*q=0(?:\.0*)?\s*(?:,|$))/i.test(header);
 
@@ -33,7 +35,7 @@ export const compressResponses = (): MiddlewareHandler => async (c, next) => {
     const etag = headers.get('ETag');
     if (etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`);
   }
-  replaceResponse(c, new Response(body.byteLength >= THRESHOLD ? gzipSync(body, { level: 6 }) : body, { status: res.status, headers }));
+  replaceResponse(c, new Response(body.byteLength >= THRESHOLD ? gzipSync(body, { level: LEVEL }) : body, { status: res.status, headers }));
 };
 
 /**

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 
-/** Inline stroke icons (24×24 viewBox, lucide-style); decorative unless given a label. */
+/** Stroke icons (24×24 viewBox, lucide-style); decorative unless given a label. */
 const paths: Record<string, ReactNode> = {
   dashboard: <><rect x="3" y="3" width="7" height="9" rx="1" /><rect x="14" y="3" width="7" height="5" rx="1" /><rect x="14" y="12" width="7" height="9" rx="1" /><rect x="3" y="16" width="7" height="5" rx="1" /></>,
   book: <><path d="M4 19.5A2.5 2.5 0 0 1 6.5 17H20" /><path d="M6.5 2H20v20H6.5A2.5 2.5 0 0 1 4 19.5v-15A2.5 2.5 0 0 1 6.5 2z" /></>,
@@ -45,23 +47,27 @@ const paths: Record<string, ReactNode> = {
 
 export type IconName = keyof typeof paths;
 
+/**
+ * Every icon as a <symbol> of one SVG file, with the stroke style on the symbol. Pages point at it (<use>)
+ * instead of repeating each icon's paths and style; the browser fetches it once and keeps it (the name
+ * carries its hash).
+ */
+export const iconSprite = renderToStaticMarkup(
+  <svg xmlns="http://www.w3.org/2000/svg">
+    {Object.entries(paths).map(([name, shape]) => (
+      <symbol key={name} id={name} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        {shape}
+      </symbol>
+    ))}
+  </svg>,
+);
+export const iconSpriteUrl = `/static/icons-${createHash('sha256').update(iconSprite).digest('hex').slice(0, 12)}.svg`;
+
+/** An icon drawn in the current text colour, 20 px unless CSS sizes it. */
 export function Icon({ name, label, className }: { name: IconName; label?: string; className?: string }) {
   return (
-    <svg
-      className={className ?? 'icon'}
-      width="20"
-      height="20"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden={label ? undefined : true}
-      role={label ? 'img' : undefined}
-      aria-label={label}
-    >
-      {paths[name]}
+    <svg className={className ?? 'icon'} width="20" height="20" aria-hidden={label ? undefined : true} role={label ? 'img' : undefined} aria-label={label}>
+      <use href={`${iconSpriteUrl}#${name}`} />
     </svg>
   );
 }

@@ -52,6 +52,24 @@ describe.skipIf(!hasBrowser)('dashboard in Chromium', { timeout: 60_000 }, () =>
     await page.close();
   });
 
+  it('draws every icon from the one cached sprite file', async () => {
+    const page = await context.newPage();
+    const sprites: number[] = [];
+    page.on('response', (r) => r.url().includes('/static/icons-') && sprites.push(r.status()));
+    await page.goto(app.url + '/');
+    await page.waitForLoadState('load');
+    // A <use> whose symbol did not load draws nothing (no size); every icon shown must have one.
+    const icons = await page.locator('svg use').evaluateAll((uses) =>
+      uses
+        .filter((u) => u.closest('svg')!.getBoundingClientRect().width > 0)
+        .map((u) => ({ href: u.getAttribute('href'), width: (u as SVGGraphicsElement).getBBox().width })),
+    );
+    expect(icons.length).toBeGreaterThan(10);
+    expect(icons.filter((i) => !(i.width > 0))).toEqual([]);
+    expect(sprites).toEqual([200]);
+    await page.close();
+  });
+
   it('Run Health Check probes the servers and shows the result in a toast', async () => {
     const page = await context.newPage();
     await page.goto(app.url + '/');
