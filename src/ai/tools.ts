@@ -172,16 +172,14 @@ export interface DocumentHit {
   link: string;
 }
 
-/** Full-text document search (websearch_to_tsquery over search_vector, deleted excluded), best first. */
+/** Full-text document search (websearch_to_tsquery, ranked by ranked_documents(): deleted excluded), best first. */
 export async function searchDocuments(db: Db, query: string, limit = 5): Promise<DocumentHit[]> {
-  const q = sql`websearch_to_tsquery('english', ${query})`;
   const rows = await queryRows<{ id: string; space: string; title: string; excerpt: string | null; category: string | null; tags: string[]; snippet: string; updated_at: string | Date }>(
     db,
-    sql`select id, space, title, excerpt, category, tags, left(content, 600) as snippet, updated_at
-        from ${documents}
-        where deleted_at is null and search_vector @@ ${q}
-        order by ts_rank(search_vector, ${q}) desc, updated_at desc
-        limit ${Math.min(limit, 20)}`,
+    sql`select d.id, d.space, d.title, d.excerpt, d.category, d.tags, left(d.content, 600) as snippet, d.updated_at
+        from ranked_documents(websearch_to_tsquery('english', ${query}), ${Math.min(limit, 20)}) r
+        join ${documents} d on d.id = r.id
+        order by r.rank desc, r.updated_at desc`,
   );
   return rows.map(toHit);
 }

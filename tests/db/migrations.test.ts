@@ -62,6 +62,16 @@ describe(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {
     expect(doc.searchVector).toMatch(/'reboot':\d+C/);
   });
 
+  it('keep the search vector in the row and give global search its own small work_mem and a row estimate', async () => {
+    const [column] = await queryRows<{ attstorage: string }>(
+      database.db,
+      sql`select attstorage from pg_attribute where attrelid = 'documents'::regclass and attname = 'search_vector'`,
+    );
+    expect(column.attstorage).toBe('m');
+    const [fn] = await queryRows<{ proconfig: string[]; prorows: number }>(database.db, sql`select proconfig, prorows from pg_proc where proname = 'ranked_documents'`);
+    expect(fn).toEqual({ proconfig: ['work_mem=64kB'], prorows: 20 });
+  });
+
   it('are idempotent when run again', async () => {
     await expect(runMigrations(database)).resolves.toBeUndefined();
   });
