@@ -107,16 +107,14 @@ function toStats(r: Row): DashboardStats {
   };
 }
 
-/** json columns arrive parsed (postgres.js, PGlite); a driver that hands back text is parsed here. */
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-
 function toOverview(r: Row): Overview {
-  const rows = json<(OverviewServer & { priority?: number })[]>(r.overview).map(({ priority: _priority, ...server }) => server);
+  // json columns arrive parsed from both drivers.
+  const rows = (r.overview as (OverviewServer & { priority?: number })[]).map(({ priority: _priority, ...server }) => server);
   return { rows, matching: n(r, 'servers_matching'), total: n(r, 'servers_total') };
 }
 
 function toArticles(value: unknown): RecentArticle[] {
-  return json<RecentArticle[]>(value).map((a) => ({ ...a, createdAt: new Date(a.createdAt).toISOString(), updatedAt: new Date(a.updatedAt).toISOString() }));
+  return (value as RecentArticle[]).map((a) => ({ ...a, createdAt: new Date(a.createdAt).toISOString(), updatedAt: new Date(a.updatedAt).toISOString() }));
 }
 
 async function one(db: Db, query: SQL): Promise<Row> {

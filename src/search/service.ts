@@ -27,9 +27,6 @@ const plain = (s: string | null, max = 160) => {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text || null;
 };
 
-/** json columns arrive parsed (postgres.js, PGlite); a driver that hands back text is parsed here. */
-const json = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
-
 const documentResult = (r: DocRow): SearchResult => ({
   id: r.id,
   title: r.title,
@@ -57,7 +54,7 @@ const serverResult = (r: ServerRow): SearchResult => ({
  */
 async function searchBoth(db: Db, q: string, limit: number): Promise<{ docs: SearchResult[]; hosts: SearchResult[] }> {
   const text = q.trim().toLowerCase();
-  const [row] = await queryRows<{ docs: unknown; hosts: unknown }>(
+  const [row] = await queryRows<{ docs: DocRow[]; hosts: ServerRow[] }>(
     db,
     sql`select
       (select coalesce(json_agg(d order by d.rank desc, d.updated_at desc), '[]') from (
@@ -69,7 +66,7 @@ async function searchBoth(db: Db, q: string, limit: number): Promise<{ docs: Sea
          from servers where search_text like ${`%${likeEscape(text)}%`}
          order by strpos(search_text, ${text}), name limit ${limit}) s) as hosts`,
   );
-  return { docs: json<DocRow>(row.docs).map(documentResult), hosts: json<ServerRow>(row.hosts).map(serverResult) };
+  return { docs: row.docs.map(documentResult), hosts: row.hosts.map(serverResult) }; // json columns arrive parsed
 }
 
 /** The global search: documents by rank, then servers; servers keep up to half the places when both match. */
