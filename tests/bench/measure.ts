@@ -1,9 +1,9 @@
 /** Measures what a page ships (gzip bytes of HTML and JS) and how fast the server answers it. */
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Assets } from '../../src/ui/assets';
+import { KeepAliveConnection } from './http-client';
 
 interface Meta {
   outputs: Record<string, { imports: { path: string; kind: string }[] }>;
@@ -57,46 +57,37 @@ export function pageWeight(html: string, assets: Assets): PageWeight {
   return { html: kib(gzipSync(html).length), initialJs: kib(initialBytes), allJs: kib(allBytes), initialBytes, allBytes };
 }
 
-/** One GET over a keep-alive agent; reads the body as bytes (no decompression, as wrk or autocannon). */
-function get(agent: Agent, url: URL, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { ...headers, 'Accept-Encoding': 'gzip' } }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /**
- * p50/p95 latency (ms) of GET url at `concurrency` parallel clients for `count` requests, after `warmup`
- * unmeasured ones (the steady state: JIT-compiled code, each pooled connection's prepared statements).
+ * p50/p95 latency (ms) of GET url at `concurrency` parallel keep-alive connections for `count` requests,
+ * after `warmup` unmeasured ones (the steady state: JIT-compiled code, each pooled connection's prepared
+ * statements). Bodies are read as bytes, gzip accepted and never unpacked, as wrk does.
  */
 export async function latency(url: string, headers: Record<string, string>, concurrency = 10, count = 300, warmup = 300) {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
+  const connections = Array.from({ length: concurrency }, () => new KeepAliveConnection(target, { ...headers, 'Accept-Encoding': 'gzip' }));
   const run = async (requests: number) => {
     const times: number[] = [];
     let next = 0;
     let failures = 0;
-    const worker = async () => {
+    const worker = async (connection: KeepAliveConnection) => {
       while (next < requests) {
         next++;
         const start = performance.now();
-        const status = await get(agent, target, headers);
+        const status = await connection.get();
         if (status < 200 || status >= 300) failures++;
         times.push(performance.now() - start);
       }
     };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    await Promise.all(connections.map(worker));
     return { times, failures };
   };
-  await run(warmup);
-  const { times, failures } = await run(count);
-  agent.destroy();
-  times.sort((a, b) => a - b);
-  const pick = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1);
-  return { p50: pick(50), p95: pick(95), failures };
+  try {
+    await run(warmup);
+    const { times, failures } = await run(count);
+    times.sort((a, b) => a - b);
+    const pick = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1);
+    return { p50: pick(50), p95: pick(95), failures };
+  } finally {
+    for (const connection of connections) connection.close();
+  }
 }
