@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, ilike, isNotNull, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { documents, documentVersions, users } from '../db/schema';
+import { documentCounts, documents, documentVersions, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict, notFound } from '../http/errors';
 import type { DocumentInput, Item, KbType, Space } from './schemas';
@@ -154,27 +154,37 @@ function filterWhere(space: Space, filters: ListFilters): SQL | undefined {
   return and(eq(documents.space, space), isNull(documents.deletedAt), typeCondition(filters.type), categoryCondition(filters.category), searchCondition(filters.q));
 }
 
-/** How many live items match the filters. */
+/** Filters the document_counts counters can answer: none but a category. */
+const countedByCategory = (filters: ListFilters) => !filters.q?.trim() && !filters.type;
+
+/** The kept counters of a space (and category), as category name ('' = Uncategorized) → live items. */
+async function keptCounts(db: Db, space: Space, category?: string) {
+  const key = category === undefined ? undefined : category === 'Uncategorized' ? '' : category;
+  return db
+    .select({ name: documentCounts.category, count: documentCounts.live })
+    .from(documentCounts)
+    .where(and(eq(documentCounts.space, space), sql`${documentCounts.live} > 0`, key === undefined ? undefined : eq(documentCounts.category, key)))
+    .orderBy(asc(documentCounts.category));
+}
+
+/** How many live items match the filters (from the kept counters when only a category is chosen). */
 export async function countItems(db: Db, space: Space, filters: ListFilters = {}): Promise<number> {
+  if (countedByCategory(filters)) return (await keptCounts(db, space, filters.category)).reduce((n, r) => n + r.count, 0);
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(documents).where(filterWhere(space, filters));
   return Number(row?.n ?? 0);
 }
 
-/** Item counts per category for the filters ('' = Uncategorized). */
+/** Item counts per category for the filters ('' = Uncategorized); from the kept counters when only a category is chosen. */
 export async function categoryCounts(db: Db, space: Space, filters: ListFilters = {}): Promise<{ name: string; count: number }[]> {
+  if (countedByCategory(filters)) return keptCounts(db, space, filters.category);
   const name = sql<string>`coalesce(nullif(${documents.category}, ''), '')`;
   const rows = await db.select({ name, count: sql<number>`count(*)::int` }).from(documents).where(filterWhere(space, filters)).groupBy(name);
   return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
 }
 
-/** The distinct categories of a space's live items, alphabetical. */
+/** The distinct categories of a space's live items, alphabetical (from the kept counters). */
 export async function listCategories(db: Db, space: Space): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ category: documents.category })
-    .from(documents)
-    .where(and(eq(documents.space, space), isNull(documents.deletedAt), isNotNull(documents.category), sql`${documents.category} <> ''`))
-    .orderBy(asc(documents.category));
-  return rows.map((r) => r.category!);
+  return (await keptCounts(db, space)).map((r) => r.name).filter(Boolean);
 }
 
 /** Soft delete: sets deleted_at (versions stay restorable for admins) and records an audit event. */

@@ -165,6 +165,23 @@ describe('with items', () => {
     expect(await html('/documents?deleted=1')).toContain('Document deleted successfully.');
   });
 
+  it('counts and lists categories of live items only, with and without filters', async () => {
+    const shown = async (path: string) => /Showing (\d+ of \d+)/.exec((await html(path)).replaceAll('<!-- -->', ''))?.[1];
+    const options = (page: string) => [...page.slice(page.indexOf('id="kb-category"')).split('</select>')[0].matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
+    const gone = await createItem(t.db, 'knowledge', { title: 'Retired VPN note', content: 'vpn', category: 'VPN' }, user.id);
+    expect(options(await html('/knowledge-base'))).toEqual(['ADFS', 'Patching', 'VPN']);
+    expect(await shown('/knowledge-base?limit=1')).toBe('1 of 4');
+    await t.app.request(`/knowledge-base/${gone.id}/delete`, { method: 'POST', headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' });
+    expect(options(await html('/knowledge-base'))).toEqual(['ADFS', 'Patching']);
+    expect(await shown('/knowledge-base?limit=1')).toBe('1 of 3');
+    expect(await shown('/knowledge-base?limit=1&category=Patching')).toBeUndefined();
+    expect(await shown('/knowledge-base?limit=1&q=patch')).toBeUndefined();
+    await createItem(t.db, 'knowledge', { title: 'Patch Tuesday', content: 'monthly', category: 'Patching' }, user.id);
+    expect(await shown('/knowledge-base?limit=1&q=patch')).toBe('1 of 2');
+    expect(await shown('/knowledge-base?limit=1&category=Patching')).toBe('1 of 2');
+    expect(options(await html('/documents'))).toEqual(['Citrix']);
+  });
+
   it('shows document cards on /documents only', async () => {
     const page = await html('/documents');
     expect(page).toContain('Runbook doc');

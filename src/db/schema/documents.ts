@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, unique, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, id, tsvector, updatedAt } from './common';
 import { spaces, templateTypes } from '../../knowledge/schemas';
 import { users } from './users';
@@ -44,13 +44,19 @@ export const documents = pgTable(
 );
 
 /**
- * Live (not deleted) items per space, kept by statement triggers on documents (migration 0006), so the
- * dashboard and /api/analytics/stats read one small row instead of counting every item.
+ * Live (not deleted) items per space and category ('' = Uncategorized), kept by statement triggers on
+ * documents (migration 0006), so the dashboard, the list screens' totals and category lists read a few
+ * small rows instead of counting every item.
  */
-export const documentCounts = pgTable('document_counts', {
-  space: varchar('space', { length: 20 }).primaryKey(),
-  live: integer('live').notNull().default(0),
-});
+export const documentCounts = pgTable(
+  'document_counts',
+  {
+    space: varchar('space', { length: 20 }).notNull(),
+    category: varchar('category', { length: 100 }).notNull().default(''),
+    live: integer('live').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.space, t.category] })],
+);
 
 export const documentVersions = pgTable(
   'document_versions',

@@ -61,7 +61,7 @@ export const servers = pgTable(
 );
 
 /**
- * Servers per environment and status, kept by statement triggers on servers (migration 0008), so the
+ * Servers per environment and status, kept by statement triggers on servers (migration 0006), so the
  * dashboard reads a dozen counters instead of looking at every server.
  */
 export const serverCounts = pgTable(
