@@ -1,41 +1,33 @@
--- Keeps document_counts: live (not deleted) items per space and category ('' = Uncategorized), and
--- server_counts: servers per environment and status. Statement triggers with transition tables, so a bulk
--- write moves each counter once, and a write that moves nothing (an edit that keeps the category, a health
--- check that finds the server as it was) touches no counter at all.
+-- Keeps document_counts (live items per space and category, '' = Uncategorized) and server_counts (servers
+-- per environment and status). Row triggers; an update fires only when it moves an item or a server to
+-- another counter (an edit that keeps the category or a health check that finds the server as it was
+-- touches no counter). Both counters of a move are written in one statement in key order, so concurrent
+-- moves never lock two counters in opposite orders.
 CREATE OR REPLACE FUNCTION document_counts_update() RETURNS trigger AS $$
 BEGIN
-  -- Each branch reads only the transition tables its trigger defines.
   IF TG_OP = 'TRUNCATE' THEN
     UPDATE document_counts SET live = 0;
-  ELSIF TG_OP = 'INSERT' THEN
-    INSERT INTO document_counts AS c (space, category, live)
-    SELECT space, coalesce(category, ''), count(*) FROM new_rows WHERE deleted_at IS NULL GROUP BY 1, 2
-    ON CONFLICT (space, category) DO UPDATE SET live = c.live + excluded.live;
-  ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO document_counts AS c (space, category, live)
-    SELECT space, coalesce(category, ''), -count(*) FROM old_rows WHERE deleted_at IS NULL GROUP BY 1, 2
-    ON CONFLICT (space, category) DO UPDATE SET live = c.live + excluded.live;
-  ELSE
-    INSERT INTO document_counts AS c (space, category, live)
-    SELECT space, category, sum(delta) FROM (
-      SELECT space, coalesce(category, '') AS category, 1 AS delta FROM new_rows WHERE deleted_at IS NULL
-      UNION ALL
-      SELECT space, coalesce(category, '') AS category, -1 AS delta FROM old_rows WHERE deleted_at IS NULL
-    ) moves GROUP BY space, category HAVING sum(delta) <> 0
-    ON CONFLICT (space, category) DO UPDATE SET live = c.live + excluded.live;
+    RETURN NULL;
   END IF;
+  INSERT INTO document_counts AS c (space, category, live)
+  SELECT space, category, sum(delta) FROM (
+    SELECT OLD.space, coalesce(OLD.category, ''), -1 WHERE TG_OP <> 'INSERT' AND OLD.deleted_at IS NULL
+    UNION ALL
+    SELECT NEW.space, coalesce(NEW.category, ''), 1 WHERE TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL
+  ) AS moves (space, category, delta)
+  GROUP BY space, category HAVING sum(delta) <> 0 ORDER BY space, category
+  ON CONFLICT (space, category) DO UPDATE SET live = c.live + excluded.live;
   RETURN NULL;
 END
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint
-CREATE TRIGGER document_counts_insert_trg AFTER INSERT ON documents
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION document_counts_update();
+CREATE TRIGGER document_counts_trg AFTER INSERT OR DELETE ON documents
+  FOR EACH ROW EXECUTE FUNCTION document_counts_update();
 --> statement-breakpoint
-CREATE TRIGGER document_counts_update_trg AFTER UPDATE ON documents
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION document_counts_update();
---> statement-breakpoint
-CREATE TRIGGER document_counts_delete_trg AFTER DELETE ON documents
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION document_counts_update();
+CREATE TRIGGER document_counts_move_trg AFTER UPDATE OF space, category, deleted_at ON documents
+  FOR EACH ROW WHEN (OLD.space IS DISTINCT FROM NEW.space OR OLD.category IS DISTINCT FROM NEW.category
+                     OR (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL))
+  EXECUTE FUNCTION document_counts_update();
 --> statement-breakpoint
 CREATE TRIGGER document_counts_truncate_trg AFTER TRUNCATE ON documents
   FOR EACH STATEMENT EXECUTE FUNCTION document_counts_update();
@@ -47,35 +39,26 @@ CREATE OR REPLACE FUNCTION server_counts_update() RETURNS trigger AS $$
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     UPDATE server_counts SET n = 0;
-  ELSIF TG_OP = 'INSERT' THEN
-    INSERT INTO server_counts AS c (environment, status, n)
-    SELECT environment, status, count(*) FROM new_rows GROUP BY 1, 2
-    ON CONFLICT (environment, status) DO UPDATE SET n = c.n + excluded.n;
-  ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO server_counts AS c (environment, status, n)
-    SELECT environment, status, -count(*) FROM old_rows GROUP BY 1, 2
-    ON CONFLICT (environment, status) DO UPDATE SET n = c.n + excluded.n;
-  ELSE
-    INSERT INTO server_counts AS c (environment, status, n)
-    SELECT environment, status, sum(delta) FROM (
-      SELECT environment, status, 1 AS delta FROM new_rows
-      UNION ALL
-      SELECT environment, status, -1 AS delta FROM old_rows
-    ) moves GROUP BY environment, status HAVING sum(delta) <> 0
-    ON CONFLICT (environment, status) DO UPDATE SET n = c.n + excluded.n;
+    RETURN NULL;
   END IF;
+  INSERT INTO server_counts AS c (environment, status, n)
+  SELECT environment, status, sum(delta) FROM (
+    SELECT OLD.environment, OLD.status, -1 WHERE TG_OP <> 'INSERT'
+    UNION ALL
+    SELECT NEW.environment, NEW.status, 1 WHERE TG_OP <> 'DELETE'
+  ) AS moves (environment, status, delta)
+  GROUP BY environment, status HAVING sum(delta) <> 0 ORDER BY environment, status
+  ON CONFLICT (environment, status) DO UPDATE SET n = c.n + excluded.n;
   RETURN NULL;
 END
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint
-CREATE TRIGGER server_counts_insert_trg AFTER INSERT ON servers
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION server_counts_update();
+CREATE TRIGGER server_counts_trg AFTER INSERT OR DELETE ON servers
+  FOR EACH ROW EXECUTE FUNCTION server_counts_update();
 --> statement-breakpoint
-CREATE TRIGGER server_counts_update_trg AFTER UPDATE ON servers
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION server_counts_update();
---> statement-breakpoint
-CREATE TRIGGER server_counts_delete_trg AFTER DELETE ON servers
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION server_counts_update();
+CREATE TRIGGER server_counts_move_trg AFTER UPDATE OF environment, status ON servers
+  FOR EACH ROW WHEN (OLD.environment IS DISTINCT FROM NEW.environment OR OLD.status IS DISTINCT FROM NEW.status)
+  EXECUTE FUNCTION server_counts_update();
 --> statement-breakpoint
 CREATE TRIGGER server_counts_truncate_trg AFTER TRUNCATE ON servers
   FOR EACH STATEMENT EXECUTE FUNCTION server_counts_update();

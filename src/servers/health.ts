@@ -38,7 +38,8 @@ export async function checkServer(db: Db, serverId: string, opts: { actorId?: st
   });
   const [row] = await db
     .update(servers)
-    .set({ status, lastHealthCheck: now, ...(changed ? { statusChangedAt: now } : {}) })
+    // The status is written only when it changed: a check that finds the server as it was moves no counter.
+    .set({ lastHealthCheck: now, ...(changed ? { status, statusChangedAt: now } : {}) })
     .where(eq(servers.id, serverId))
     .returning();
   if (!row) return requireServer(db, serverId); // deleted meanwhile: answers 404

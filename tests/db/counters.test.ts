@@ -126,6 +126,17 @@ describe(`server_counts on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => 
     expect(await serverCounts()).toEqual(before);
   });
 
+  it('stays exact, without deadlocks, when servers move both ways between two counters at once', async () => {
+    const up = await database.db.insert(servers).values(Array.from({ length: 15 }, (_, i) => server(`flip-up-${i}`, 'production', 'offline'))).returning({ id: servers.id });
+    const down = await database.db.insert(servers).values(Array.from({ length: 15 }, (_, i) => server(`flip-down-${i}`, 'production', 'online'))).returning({ id: servers.id });
+    await Promise.all([
+      ...up.map((r) => database.db.update(servers).set({ status: 'online' }).where(eq(servers.id, r.id))),
+      ...down.map((r) => database.db.update(servers).set({ status: 'offline' }).where(eq(servers.id, r.id))),
+    ]);
+    const after = await serverCounts();
+    expect(after.kept).toEqual(after.actual);
+  });
+
   it('stays exact under concurrent status changes', async () => {
     const many = await database.db
       .insert(servers)
