@@ -1,6 +1,6 @@
 import { flexRender, getCoreRowModel, getPaginationRowModel, getSortedRowModel, useReactTable, type PaginationState, type SortingState, type VisibilityState } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ENVIRONMENTS, matchesServer, type Server, type ServerFilters } from '../src/servers/fields';
+import { ENVIRONMENTS, matchesServer, SERVER_PAGE_SIZE, type Server, type ServerFilters } from '../src/servers/fields';
 import { api } from './_lib/api';
 import { ColumnMenu } from './_lib/servers/ColumnMenu';
 import { serverColumns } from './_lib/servers/columns';
@@ -11,10 +11,14 @@ import { ServerDialog } from './_lib/servers/ServerDialog';
 import { toast } from './_lib/toast';
 
 const STATUS_FILTERS = ['online', 'warning', 'offline', 'maintenance'] as const;
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = SERVER_PAGE_SIZE;
 
 export interface ServerTableProps {
-  servers: Server[];
+  /** The servers of the page shown first, with the filters and ?page= (or the highlighted row's page) applied on the server. */
+  pageRows: Server[];
+  /** How many servers match the filters, and the 0-based page pageRows is. */
+  total: number;
+  pageIndex: number;
   /** Linked documents per server id. */
   docCounts: Record<string, number>;
   filters: Filters;
@@ -22,34 +26,30 @@ export interface ServerTableProps {
   highlightId: string | null;
   /** ?create=server: open the add dialog. */
   openCreate: boolean;
-  /** ?page= (1-based) for readers without JavaScript; the highlighted row's page wins. */
-  page: number;
 }
 
-/** The 0-based page to show first: the highlighted row's page, else the requested one. */
-function firstPage(props: ServerTableProps): number {
-  const rows = props.servers.filter((s) => matchesServer(s, props.filters as ServerFilters));
-  const at = props.highlightId ? rows.findIndex((s) => s.id === props.highlightId) : -1;
-  const last = Math.max(0, Math.ceil(rows.length / PAGE_SIZE) - 1);
-  return at >= 0 ? Math.floor(at / PAGE_SIZE) : Math.min(Math.max(0, props.page - 1), last);
-}
-
-/** The Infrastructure screen's server table: search, filters, sorting, columns, row actions, add/edit dialog. */
+/**
+ * The Infrastructure screen's server table: search, filters, sorting, columns, row actions, add/edit dialog.
+ * The page carries only the rows it shows; the whole inventory comes from GET /api/servers (cached by ETag)
+ * after hydration, and searching, sorting and paging then happen here.
+ */
 export default function ServerTable(props: ServerTableProps) {
-  const [servers, setServers] = useState(props.servers);
+  const [servers, setServers] = useState<Server[] | null>(null);
   const [filters, setFilters] = useState<Filters>(props.filters);
   const [sorting, setSorting] = useState<SortingState>([]);
-  const [pagination, setPagination] = useState<PaginationState>(() => ({ pageIndex: firstPage(props), pageSize: PAGE_SIZE }));
+  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: props.pageIndex, pageSize: PAGE_SIZE });
   const [visibility, setVisibility] = useState<VisibilityState>(defaultVisibility);
   const [dialog, setDialog] = useState<{ server: Server | null } | null>(props.openCreate ? { server: null } : null);
   const [highlight, setHighlight] = useState(props.highlightId);
   const [busyId, setBusyId] = useState<string | null>(null);
   const docCounts = props.docCounts;
   const hydrated = useRef(false);
+  const loading = useRef<Promise<unknown>>(Promise.resolve());
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
 
   useEffect(() => {
+    loading.current = api<Server[]>('GET', '/api/servers').then(setServers, () => toast('Error', 'Failed to refresh server data. Please try again.', 'error'));
     setVisibility(loadVisibility());
     if (props.openCreate) history.replaceState(history.state, '', filtersUrl(filters));
     if (!props.highlightId) return;
@@ -77,7 +77,11 @@ export default function ServerTable(props: ServerTableProps) {
     setPagination((p) => ({ ...p, pageIndex: 0 }));
   }, [filters]);
 
-  const rows = useMemo(() => servers.filter((s) => matchesServer(s, filters as ServerFilters)), [servers, filters]);
+  /** Changes the whole list once it is here (a change made while it loads waits for it). */
+  const updateServers = (change: (list: Server[]) => Server[]) => void loading.current.then(() => setServers((list) => list && change(list)));
+
+  const rows = useMemo(() => (servers ? servers.filter((s) => matchesServer(s, filters as ServerFilters)) : props.pageRows), [servers, filters]);
+  const total = servers ? rows.length : props.total;
 
   const actions = {
     busyId,
@@ -86,7 +90,7 @@ export default function ServerTable(props: ServerTableProps) {
       setBusyId(s.id);
       try {
         const updated = await api<Server>('POST', `/api/servers/${s.id}/health-check`);
-        setServers((list) => list.map((x) => (x.id === updated.id ? updated : x)));
+        updateServers((list) => list.map((x) => (x.id === updated.id ? updated : x)));
         toast('Health Check Complete', 'Server metrics updated successfully.');
       } catch {
         toast('Health Check Failed', 'Failed to perform health check. Please try again.', 'error');
@@ -98,7 +102,7 @@ export default function ServerTable(props: ServerTableProps) {
       if (!window.confirm('Are you sure you want to delete this server?')) return;
       try {
         await api('DELETE', `/api/servers/${s.id}`);
-        setServers((list) => list.filter((x) => x.id !== s.id));
+        updateServers((list) => list.filter((x) => x.id !== s.id));
         toast('Success', 'Server deleted successfully.');
       } catch {
         toast('Error', 'Failed to delete server. Please try again.', 'error');
@@ -111,6 +115,9 @@ export default function ServerTable(props: ServerTableProps) {
     data: rows,
     columns,
     state: { sorting, columnVisibility: visibility, pagination },
+    // Until the whole list is here, the rows are the server's page of them.
+    manualPagination: !servers,
+    pageCount: servers ? undefined : Math.ceil(props.total / PAGE_SIZE),
     onSortingChange: setSorting,
     onPaginationChange: setPagination,
     autoResetPageIndex: false,
@@ -136,7 +143,7 @@ export default function ServerTable(props: ServerTableProps) {
   }
 
   function saved(s: Server, created: boolean) {
-    setServers((list) => (created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x))).sort((a, b) => a.name.localeCompare(b.name)));
+    updateServers((list) => (created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x))).sort((a, b) => a.name.localeCompare(b.name)));
     setDialog(null);
   }
 
@@ -144,7 +151,7 @@ export default function ServerTable(props: ServerTableProps) {
   const filtering = !!(filters.q.trim() || filters.environment || filters.status);
 
   return (
-    <div className="server-table">
+    <div className="server-table" data-loaded={servers ? '' : undefined}>
       <form className="toolbar" method="get" action="/infrastructure" role="search" onSubmit={(e) => e.preventDefault()}>
         <input className="input" type="search" name="q" value={filters.q} onChange={set('q')} placeholder="Search servers..." aria-label="Search servers" />
         <select className="select" name="environment" value={filters.environment} onChange={set('environment')} aria-label="Filter by environment">
@@ -187,7 +194,7 @@ export default function ServerTable(props: ServerTableProps) {
 
       <section className="card">
         <header className="card__header">
-          <h2 className="card__title">Servers ({rows.length})</h2>
+          <h2 className="card__title">Servers ({total})</h2>
         </header>
         {rows.length === 0 ? (
           <div className="empty-state">
@@ -246,10 +253,10 @@ export default function ServerTable(props: ServerTableProps) {
             <Pager
               pageIndex={pagination.pageIndex}
               pageCount={table.getPageCount()}
-              total={rows.length}
+              total={total}
               pageSize={PAGE_SIZE}
               href={(i) => filtersUrl(filters, i > 0 ? { page: String(i + 1) } : {})}
-              onPage={(i) => setPagination((p) => ({ ...p, pageIndex: i }))}
+              onPage={(i) => (servers ? setPagination((p) => ({ ...p, pageIndex: i })) : location.assign(filtersUrl(filters, i > 0 ? { page: String(i + 1) } : {})))}
             />
           </div>
         )}

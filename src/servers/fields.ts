@@ -120,6 +120,16 @@ function isIpv6(v: string): boolean {
   return groups.length === need;
 }
 
+/** Rows per page of the server table. */
+export const SERVER_PAGE_SIZE = 50;
+
+/** The 0-based page to show first: the page holding the highlighted row, else the requested (1-based) one, clamped. */
+export function firstPageIndex(rows: Pick<Server, 'id'>[], highlightId: string | null, requestedPage: number): number {
+  const at = highlightId ? rows.findIndex((s) => s.id === highlightId) : -1;
+  const last = Math.max(0, Math.ceil(rows.length / SERVER_PAGE_SIZE) - 1);
+  return at >= 0 ? Math.floor(at / SERVER_PAGE_SIZE) : Math.min(Math.max(0, requestedPage - 1), last);
+}
+
 /** The spec's search: name, IP, OS, functions, team, location, contacts (+ hostname, domain); then the filters. */
 export function matchesServer(s: Server, f: ServerFilters): boolean {
   if (f.environment && s.environment !== f.environment) return false;

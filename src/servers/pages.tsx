@@ -5,6 +5,7 @@ import { AppError, notFound } from '../http/errors';
 import { requirePageUser } from '../http/session';
 import { listItems } from '../knowledge/service';
 import { checkServer } from './health';
+import { firstPageIndex, matchesServer, SERVER_PAGE_SIZE, type ServerFilters } from './fields';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, serverFilters } from './schemas';
 import { documentCounts, isUuid, linkDocument, listHealthChecks, listServerDocuments, requireServer, unlinkDocument } from './service';
@@ -40,16 +41,22 @@ export function serverPages() {
   app.get('/infrastructure', async (c) => {
     const { db } = c.var.deps;
     const f = serverFilters.parse(c.req.query());
+    const filters = { q: f.q ?? '', environment: f.environment ?? '', status: f.status ?? '' };
     const highlight = c.req.query('server');
+    const highlightId = highlight && isUuid(highlight) ? highlight : null;
     const [{ servers }, docCounts] = await Promise.all([cachedServerList(db), documentCounts(db)]);
+    // Only the page shown goes into the page; the island loads the whole (cached) list after hydration.
+    const matching = servers.filter((s) => matchesServer(s, filters as ServerFilters));
+    const pageIndex = firstPageIndex(matching, highlightId, Math.min(10_000, Number.parseInt(c.req.query('page') ?? '1', 10) || 1));
     return c.render(
       <InfrastructurePage
-        servers={servers}
+        pageRows={matching.slice(pageIndex * SERVER_PAGE_SIZE, (pageIndex + 1) * SERVER_PAGE_SIZE)}
+        total={matching.length}
+        pageIndex={pageIndex}
         docCounts={docCounts}
-        filters={{ q: f.q ?? '', environment: f.environment ?? '', status: f.status ?? '' }}
-        highlightId={highlight && isUuid(highlight) ? highlight : null}
+        filters={filters}
+        highlightId={highlightId}
         openCreate={c.req.query('create') === 'server'}
-        page={Math.max(1, Math.min(10_000, Number.parseInt(c.req.query('page') ?? '1', 10) || 1))}
       />,
       { title: TITLE, subtitle: SUBTITLE },
     );

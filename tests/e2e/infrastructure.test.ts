@@ -19,7 +19,7 @@ async function addServer(values: Partial<typeof servers.$inferInsert> & { name: 
   return row;
 }
 
-/** Opens /infrastructure (+ query) and waits for the table island to hydrate. */
+/** Opens /infrastructure (+ query) and waits for the table island to hydrate and load the whole list. */
 async function openTable(query = ''): Promise<Page> {
   const page = await context.newPage();
   page.on('pageerror', (e) => problems.push(e.message));
@@ -27,7 +27,7 @@ async function openTable(query = ''): Promise<Page> {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
   });
   await page.goto(`${app.url}/infrastructure${query}`);
-  await page.locator('app-island[data-name="ServerTable"][data-hydrated]').waitFor();
+  await page.locator('app-island[data-name="ServerTable"][data-hydrated] .server-table[data-loaded]').waitFor();
   return page;
 }
 
@@ -119,7 +119,7 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     await page.getByText('No servers found').waitFor();
     await page.getByRole('searchbox', { name: 'Search servers' }).fill('flt-');
     await page.reload();
-    await page.locator('app-island[data-name="ServerTable"][data-hydrated]').waitFor();
+    await page.locator('app-island[data-name="ServerTable"][data-hydrated] .server-table[data-loaded]').waitFor();
     expect(await names(page)).toEqual(['flt-dev', 'flt-prod']);
     await page.close();
   });
@@ -133,7 +133,7 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     await page.getByRole('checkbox', { name: 'OS' }).check();
     await page.locator('th[data-column="memory"]').waitFor({ state: 'detached' });
     await page.reload();
-    await page.locator('app-island[data-name="ServerTable"][data-hydrated]').waitFor();
+    await page.locator('app-island[data-name="ServerTable"][data-hydrated] .server-table[data-loaded]').waitFor();
     await page.locator('th[data-column="os"]').waitFor();
     await expect(page.locator('th[data-column="memory"]').count()).resolves.toBe(0);
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('server-table-columns')))!)).toMatchObject({ memory: false, os: true });
@@ -185,6 +185,25 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     await page.getByText('Server deleted successfully.').waitFor();
     expect(asked).toBe('Are you sure you want to delete this server?');
     expect(await app.db.select().from(servers).where(eq(servers.id, doomed.id))).toEqual([]);
+    await page.close();
+  });
+
+  it('ships only the page shown, then searches and pages through the whole list without reloading', async () => {
+    await app.db.insert(servers).values(Array.from({ length: 60 }, (_, i) => ({ name: `fleet-${String(i).padStart(2, '0')}`, ipAddress: `127.0.2.${i + 1}` })));
+    const page = await context.newPage();
+    const loads: string[] = [];
+    page.on('request', (r) => r.isNavigationRequest() && loads.push(r.url()));
+    const response = await page.goto(`${app.url}/infrastructure?q=fleet-`);
+    const html = await response!.text();
+    expect(html).toContain('fleet-49');
+    expect(html).not.toContain('fleet-50'); // the second page comes with the whole list, after hydration
+    await page.locator('.server-table[data-loaded]').waitFor();
+    expect(await names(page)).toHaveLength(50);
+    await page.getByRole('link', { name: 'Next' }).click();
+    expect(await names(page)).toEqual(Array.from({ length: 10 }, (_, i) => `fleet-${50 + i}`));
+    await page.getByRole('searchbox', { name: 'Search servers' }).fill('fleet-57');
+    expect(await names(page)).toEqual(['fleet-57']);
+    expect(loads).toHaveLength(1);
     await page.close();
   });
 

@@ -75,6 +75,10 @@ describe('/infrastructure pages of 50 rows', () => {
     const inserted = await t.db.insert(servers).values(rows).returning();
     const first = await page('/infrastructure?q=pg-');
     expect(rowNames(first.html)).toHaveLength(50);
+    // The island's props carry the page shown, not the whole inventory.
+    const props = JSON.parse(/data-props="([^"]*)"/.exec(first.html)![1].replaceAll('&quot;', '"').replaceAll('&amp;', '&'));
+    expect(props.pageRows).toHaveLength(50);
+    expect(props).toMatchObject({ total: 60, pageIndex: 0 });
     expect(first.html).toContain('Showing 1–50 of 60');
     expect(first.html).toContain('href="/infrastructure?q=pg-&amp;page=2"');
     const second = await page('/infrastructure?q=pg-&page=2');

@@ -2,12 +2,14 @@ import { Island } from '../../ui/Island';
 import type { Server } from '../schemas';
 
 export interface InfrastructurePageProps {
-  servers: Server[];
+  /** The rows of the page shown first (the island loads the whole list after hydration). */
+  pageRows: Server[];
+  total: number;
+  pageIndex: number;
   docCounts: Record<string, number>;
   filters: { q: string; environment: string; status: string };
   highlightId: string | null;
   openCreate: boolean;
-  page: number;
 }
 
 /** /infrastructure: the server table island, rendered on the server first (filters work as a GET form). */
