@@ -1,10 +1,9 @@
 import type { ComponentType } from 'react';
 import { preinit, preloadModule } from 'react-dom';
 import { renderToString } from 'react-dom/server';
-import { useRequestContext } from '@hono/react-renderer';
 import { islands, type IslandName, type IslandProps } from '../../islands';
-import type { AppEnv } from '../app-env';
 import type { Assets } from './assets';
+import { useRequest } from './request-context';
 
 export type IslandLoad = 'eager' | 'visible' | 'idle' | 'interaction';
 
@@ -49,7 +48,7 @@ export function IslandRoot<P extends object>({ name, component: Component, props
 
 /** <Island name="ServerTable" props={…}/>: a registered island with typed, JSON-only props. */
 export function Island<N extends IslandName>(props: { name: N; props: IslandProps<N>; load?: IslandLoad; clientOnly?: boolean }) {
-  const c = useRequestContext<AppEnv>();
+  const c = useRequest();
   return (
     <IslandRoot
       name={props.name}

@@ -1,37 +1,42 @@
-import { reactRenderer } from '@hono/react-renderer';
+import type { ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
 import { getCookie } from 'hono/cookie';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
+import { htmlPage } from '../http/compress';
 import { Document } from './Document';
+import { RequestContext } from './request-context';
 import { Shell } from './Shell';
 
-declare module '@hono/react-renderer' {
-  interface Props {
-    title: string;
-    subtitle?: string;
-    /** Public pages (landing, login …) render without the signed-in shell. */
-    bare?: boolean;
+export interface PageProps {
+  title: string;
+  subtitle?: string;
+  /** Public pages (landing, login …) render without the signed-in shell. */
+  bare?: boolean;
+}
+
+declare module 'hono' {
+  interface ContextRenderer {
+    (content: ReactNode, props: PageProps): Response | Promise<Response>;
   }
 }
 
 /** Sidebar collapse is remembered in a cookie so the server renders it without a flash. */
 export const SIDEBAR_COOKIE = 'sidebar';
 
-/** The page renderer: renderToString of Document (+ Shell when signed in). */
-export const renderer = reactRenderer(({ children, title, subtitle, bare, c }) => {
-  const ctx = c as Context<AppEnv>;
-  const { user, deps } = ctx.var;
-  const withShell = user && !bare;
+/** Document (+ Shell when signed in) around a page's content. */
+function Page({ c, children, title, subtitle, bare }: PageProps & { c: Context<AppEnv>; children: ReactNode }) {
+  const { user, deps } = c.var;
   return (
     <Document title={title} assets={deps.assets} theme={user?.theme}>
-      {withShell ? (
+      {user && !bare ? (
         <Shell
           user={user}
-          path={ctx.req.path}
+          path={c.req.path}
           title={title}
           subtitle={subtitle}
-          collapsed={getCookie(ctx, SIDEBAR_COOKIE) === 'collapsed'}
-          query={ctx.req.path === '/search' ? ctx.req.query('q') : undefined}
+          collapsed={getCookie(c, SIDEBAR_COOKIE) === 'collapsed'}
+          query={c.req.path === '/search' ? c.req.query('q') : undefined}
         >
           {children}
         </Shell>
@@ -40,4 +45,19 @@ export const renderer = reactRenderer(({ children, title, subtitle, bare, c }) =
       )}
     </Document>
   );
-});
+}
+
+/** The page renderer (c.render): renderToString of the page, sent as HTML (gzipped here when the client takes it). */
+export const renderer: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.setRenderer((content, props) => {
+    const html = renderToString(
+      <RequestContext.Provider value={c}>
+        <Page c={c} {...props}>
+          {content}
+        </Page>
+      </RequestContext.Provider>,
+    );
+    return htmlPage(c, `<!DOCTYPE html>${html}`);
+  });
+  await next();
+};

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
-import { compressResponses } from '../../src/http/compress';
+import { compressResponses, htmlPage } from '../../src/http/compress';
 
 const page = `<!doctype html><p>${'Ops Hub '.repeat(400)}</p>`;
 
@@ -9,6 +9,11 @@ function app() {
   const a = new Hono();
   a.use(compressResponses());
   a.get('/page', (c) => c.html(page));
+  a.get('/rendered', (c) => {
+    c.header('Vary', 'HX-Request');
+    return htmlPage(c, page);
+  });
+  a.get('/rendered-small', (c) => htmlPage(c, '<p>small</p>'));
   a.get('/tiny', (c) => c.json([]));
   a.get('/tagged', (c) => {
     c.header('ETag', '"v1"');
@@ -75,6 +80,19 @@ describe('compressResponses', () => {
     for (const path of ['/no-transform', '/precompressed', '/image']) {
       const res = await app().request(path, { headers: gzip });
       expect(res.headers.get('content-encoding'), path).toBe(path === '/precompressed' ? 'br' : null);
+    }
+  });
+
+  it('gzips a rendered page where it is made, keeping the headers set before and varying by Accept-Encoding', async () => {
+    const res = await app().request('/rendered', { headers: gzip });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
+    expect(res.headers.get('vary')).toBe('HX-Request, Accept-Encoding');
+    expect(gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(page);
+    for (const [path, init] of [['/rendered', {}], ['/rendered-small', { headers: gzip }], ['/rendered', { method: 'HEAD', headers: gzip }]] as const) {
+      const plain = await app().request(path, init);
+      expect(plain.headers.get('content-encoding'), `${path} ${JSON.stringify(init)}`).toBeNull();
+      expect(plain.headers.get('vary')).toContain('Accept-Encoding');
     }
   });
 
