@@ -18,10 +18,13 @@ export interface VersionHistoryProps {
   onClose?: () => void;
 }
 
+const LOAD_FAILED = 'Failed to load version history. Please try again.';
+
 /** The Version History dialog: versions (Current badge), preview, line diff against the current one, Restore Version. */
 export default function VersionHistory({ base, id, currentVersion, open, trigger = true, onRestored, onClose }: VersionHistoryProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [versions, setVersions] = useState<VersionItem[] | null>(null);
+  const [failed, setFailed] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [showDiff, setShowDiff] = useState(true);
@@ -29,11 +32,13 @@ export default function VersionHistory({ base, id, currentVersion, open, trigger
   async function show() {
     if (!dialog.current?.open) dialog.current?.showModal();
     setVersions(null);
+    setFailed(false);
     setSelectedId(null);
     try {
       setVersions(await api<VersionItem[]>('GET', `${base}/${id}/versions`));
     } catch {
-      setVersions([]);
+      setFailed(true);
+      toast('Error', LOAD_FAILED, 'error');
     }
   }
 
@@ -78,7 +83,17 @@ export default function VersionHistory({ base, id, currentVersion, open, trigger
         </header>
         <div className="vh__body">
           <ul className="vh__list" aria-label="Versions">
-            {versions === null && <li className="muted small">Loading…</li>}
+            {failed && (
+              <li className="stack">
+                <p className="field__error" role="alert">
+                  {LOAD_FAILED}
+                </p>
+                <button type="button" className="btn btn--secondary btn--sm" onClick={() => void show()}>
+                  Retry
+                </button>
+              </li>
+            )}
+            {versions === null && !failed && <li className="muted small">Loading…</li>}
             {versions?.length === 0 && <li className="muted">No version history available</li>}
             {versions?.map((v) => (
               <li key={v.id}>

@@ -77,6 +77,9 @@ describe.each([
     expect(after[1]).toMatchObject({ title: 'Changed', content: 'new' });
     const stale = await call('POST', `${path}/${item.id}/restore/${v1.id}`, { version: 2 });
     expect(stale.status).toBe(409);
+    expect((await stale.json()).message).toMatch(/changed by someone else/);
+    expect(await (await call('GET', `${path}/${item.id}`)).json()).toMatchObject({ title: base.title, content: base.content, tags: ['one'], category: 'A', version: 3 });
+    expect(await (await call('GET', `${path}/${item.id}/versions`)).json()).toHaveLength(3);
     expect((await call('POST', `${path}/${item.id}/restore/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
   });
 
@@ -142,6 +145,17 @@ describe('validation (spec §3/§5) → 400 with a message', () => {
       const res = await call('POST', path, body);
       expect(res.status).toBe(400);
       expect((await res.json()).message).toMatch(message);
+    }
+  });
+
+  it.each(cases)('%s on update: the item is unchanged', async (_name, body, message) => {
+    for (const path of ['/api/documents', '/api/knowledge-base']) {
+      const item = await (await call('POST', path, base)).json();
+      const res = await call('PUT', `${path}/${item.id}`, { ...body, version: 1 });
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toMatch(message);
+      expect(await (await call('GET', `${path}/${item.id}`)).json()).toMatchObject({ title: base.title, content: base.content, version: 1, tags: [], category: null });
+      expect(await t.db.select().from(documentVersions).where(eq(documentVersions.documentId, item.id))).toHaveLength(1);
     }
   });
 

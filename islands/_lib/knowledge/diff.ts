@@ -6,13 +6,19 @@ export interface DiffLine {
 
 const MAX_CELLS = 4_000_000;
 
+/** The lines of a text: CRLF read as LF, an empty text has none, a final newline ends the last line. */
+function splitLines(text: string): string[] {
+  const normalised = text.replace(/\r\n?/g, '\n');
+  return normalised === '' ? [] : normalised.replace(/\n$/, '').split('\n');
+}
+
 /**
  * Line diff of `from` → `to` (longest common subsequence over lines, common head and tail trimmed first).
  * Texts too large for the table fall back to "all removed, all added".
  */
 export function diffLines(from: string, to: string): DiffLine[] {
-  const a = from.split('\n');
-  const b = to.split('\n');
+  const a = splitLines(from);
+  const b = splitLines(to);
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
