@@ -48,7 +48,8 @@ const serverResult = (r: ServerRow): SearchResult => ({
 /**
  * Both kinds of hit in one round trip, best first:
  * - knowledge items and documents by full text (title A > excerpt/tags/category B > content C), the last
- *   word as a prefix, ranked by ranked_documents() (migration 0007: only the first 300 matches are ranked);
+ *   word as a prefix, ranked by ranked_documents() (migration 0009: only the first 300 matches and the first
+ *   300 title matches are ranked);
  * - servers whose name, IP address or function contains the text (servers.search_text, trigram-indexed),
  *   the earliest match first, so name hits come before address hits and those before function hits.
  */

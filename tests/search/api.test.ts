@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { queryRows } from '../../src/db/client';
 import { documents, servers } from '../../src/db/schema';
 import { prefixTsquery } from '../../src/search/query';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
@@ -58,6 +59,24 @@ describe('GET /api/search', () => {
   it('ranks a title hit above a body hit', async () => {
     const results = await (await get('/api/search?q=zabbix')).json();
     expect(results.map((r: { id: string }) => r.id)).toEqual([ids.title, ids.body]);
+  });
+
+  it('ranks a title hit first even when the word is in more items than are ranked (300)', async () => {
+    // Written first, so the index yields these body hits before the title hit written last.
+    await t.db.insert(documents).values(
+      Array.from({ length: 320 }, (_, i) => ({ space: 'knowledge' as const, title: `Notes ${i}`, content: 'Restart the nagios service.' })),
+    );
+    await doc('nagiosTitle', { title: 'Nagios upgrade runbook', content: 'Steps.', updatedAt: new Date(Date.now() - 365 * 86400000) });
+    await doc('nagiosLegacy', { title: 'Nagios legacy checks', content: 'Old legacy plugins.' });
+    const results = await (await get('/api/search?q=nagios')).json();
+    expect(results.slice(0, 2).map((r: { id: string }) => r.id).sort()).toEqual([ids.nagiosTitle, ids.nagiosLegacy].sort());
+    expect(results).toHaveLength(8);
+  });
+
+  it('takes a title candidate only when it matches the whole query (a negated word in the body)', async () => {
+    const rows = await queryRows<{ id: string }>(t.db, sql`select id from ranked_documents(websearch_to_tsquery('english', 'nagios -legacy'), 1000)`);
+    expect(rows.map((r) => r.id)).toContain(ids.nagiosTitle);
+    expect(rows.map((r) => r.id)).not.toContain(ids.nagiosLegacy);
   });
 
   it('matches the last word as a prefix and answers the result shape with the deep link', async () => {
