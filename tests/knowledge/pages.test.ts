@@ -127,6 +127,20 @@ describe('with items', () => {
     expect(await html('/knowledge-base?doc=00000000-0000-4000-8000-000000000000')).toContain('does not exist');
   });
 
+  it('opens a /documents?doc= deep link (search results, assistant) in the document, or says it is gone', async () => {
+    const doc = await createItem(t.db, 'documents', { title: 'Deep linked doc', content: 'body' }, user.id);
+    const res = await get(`/documents?doc=${doc.id}`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`/documents/${doc.id}/edit`);
+    for (const missing of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const gone = await get(`/documents?doc=${missing}&q=runbook`);
+      expect(gone.status).toBe(200);
+      const page = await gone.text();
+      expect(page).toContain('That document does not exist or was deleted.');
+      expect(page).toContain('data-replace-url="/documents?q=runbook"');
+    }
+  });
+
   it('shows the servers linked to the item in its preview (page and API)', async () => {
     const [server] = await t.db.insert(servers).values({ name: 'adfs-01', environment: 'production' }).returning();
     await t.db.insert(serverDocuments).values({ serverId: server.id, documentId: kb.id, documentType: 'runbook' });
