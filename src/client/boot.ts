@@ -1,11 +1,13 @@
 /**
  * boot.js: the only script on every page (with htmx). Mounts islands on first load and after every
- * htmx swap, unmounts them on cleanup, lazy-loads islands, and wires the shell's few interactions.
+ * htmx swap, unmounts them on cleanup, lazy-loads islands, and wires the shell's few interactions
+ * (and the error toast of a failed htmx request).
  * It must not import React: pages without islands ship none.
  */
 import { initShell } from './shell';
 import { showToast, type ToastDetail } from './toast';
 import { initGlobalSearch } from './search';
+import { initHtmxErrors } from './htmx-errors';
 import './forms'; // show/hide password toggles (accounts)
 
 type Unmount = () => void;
@@ -89,6 +91,7 @@ function unmountAll(root: Element): void {
 function start(): void {
   initShell();
   initGlobalSearch();
+  initHtmxErrors();
   document.body.addEventListener('showToast', (e) => showToast((e as CustomEvent<ToastDetail>).detail));
   if (window.htmx) {
     window.htmx.onLoad((el) => mountAll(el));

@@ -4,6 +4,14 @@ export interface ToastDetail {
   variant?: 'success' | 'error' | 'info';
 }
 
+/** Lifts the region into the top layer (a manual popover) so a toast is not dimmed behind an open modal dialog. */
+function raise(region: HTMLElement): void {
+  if (typeof region.showPopover !== 'function') return;
+  region.popover = 'manual';
+  if (region.matches(':popover-open')) region.hidePopover();
+  region.showPopover();
+}
+
 /** Shows one toast at a time (spec: at most 1 visible); it leaves after 5 s or on click. */
 export function showToast({ title, text, variant = 'info' }: ToastDetail): void {
   const region = document.getElementById('toasts');
@@ -24,5 +32,6 @@ export function showToast({ title, text, variant = 'info' }: ToastDetail): void 
   }
   toast.addEventListener('click', () => toast.remove());
   region.append(toast);
+  raise(region);
   setTimeout(() => toast.remove(), 5000);
 }

@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { ZodType } from 'zod';
 import type { AppEnv } from '../app-env';
-import { AppError } from '../http/errors';
+import { AppError, notFound } from '../http/errors';
 import { requirePageUser } from '../http/session';
 import { triggerToast } from '../http/toast';
 import { deliverMailSoon } from '../mail/kick';
@@ -11,7 +11,7 @@ import { inviterOf } from './api';
 import { inviteMember } from './invite';
 import { inviteInput, memberInput } from './schemas';
 import { createMember, deleteMember, filterMembers, getMember, listMembers, updateMember } from './service';
-import { FormBody, InviteFields, MemberFields, type FormState } from './views/MemberForms';
+import { FAILED, FormBody, InviteFields, MemberFields, type FormState } from './views/MemberForms';
 import { MemberList, TeamPage, type TeamPageProps } from './views/TeamPage';
 
 type C = Context<AppEnv>;
@@ -32,9 +32,19 @@ function check<T>(schema: ZodType<T>, values: Record<string, string>): { data: T
   return { errors };
 }
 
-async function pageProps(c: C, extra: Partial<TeamPageProps> = {}): Promise<TeamPageProps> {
+const searchText = (q: string | null | undefined) => (q ?? '').slice(0, 100);
+
+/** The search of the page an htmx request came from (HX-Current-URL), so a re-render keeps it. */
+function currentSearch(c: C): string {
+  try {
+    return searchText(new URL(c.req.header('HX-Current-URL') ?? '', 'http://x').searchParams.get('q'));
+  } catch {
+    return '';
+  }
+}
+
+async function pageProps(c: C, extra: Partial<TeamPageProps> = {}, q = searchText(c.req.query('q'))): Promise<TeamPageProps> {
   const members = await listMembers(c.var.deps.db);
-  const q = (c.req.query('q') ?? '').slice(0, 100);
   return { members, shown: filterMembers(members, q), q, timezone: c.var.user!.timezone, ...extra };
 }
 
@@ -43,21 +53,20 @@ const renderPage = async (c: C, extra: Partial<TeamPageProps> = {}, status: 200 
   return c.render(<TeamPage {...await pageProps(c, extra)} />, { title: 'Team', subtitle: 'Manage your team members and their roles' });
 };
 
-/** After a change: htmx gets the whole team region (closing the dialog) and a toast; plain forms a redirect. */
+/** After a change: htmx gets the whole team region (closing the dialog, keeping the search) and a toast; plain forms a redirect. */
 async function changed(c: C, title: string, text?: string) {
   if (!isHtmx(c)) return c.redirect('/team', 303);
   triggerToast(c, title, text);
   c.header('HX-Retarget', '#team-page');
   c.header('HX-Reswap', 'outerHTML');
-  const members = await listMembers(c.var.deps.db);
-  return c.html(renderToString(<TeamPage members={members} shown={members} q="" timezone={c.var.user!.timezone} />));
+  return c.html(renderToString(<TeamPage {...await pageProps(c, {}, currentSearch(c))} />));
 }
 
 /** A form with errors: htmx re-renders the form in its dialog (with a toast), plain forms get the page at 422. */
-async function invalid(c: C, form: { id: string; title: string; action: string; submit: string; fields: ReactElement }, toast: [string, string], page: Partial<TeamPageProps>) {
+async function invalid(c: C, form: { id: string; title: string; action: string; submit: string; failed: string; fields: ReactElement }, toast: [string, string], page: Partial<TeamPageProps>) {
   if (!isHtmx(c)) return renderPage(c, page, 422);
   triggerToast(c, toast[0], toast[1], 'error');
-  return c.html(renderToString(<FormBody id={form.id} title={form.title} action={form.action} submit={form.submit}>{form.fields}</FormBody>));
+  return c.html(renderToString(<FormBody id={form.id} title={form.title} action={form.action} submit={form.submit} failed={form.failed}>{form.fields}</FormBody>));
 }
 
 const MISSING: [string, string] = ['Missing Information', 'Please fill in all required fields.'];
@@ -90,14 +99,14 @@ export function teamPages() {
       }
     }
     const state: FormState = { values, errors: r.errors };
-    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? 'Failed to add team member.'];
-    return invalid(c, { id: 'add-member', title: 'Add Team Member', action: '/team/members', submit: 'Add Member', fields: <MemberFields id="add-member" state={state} /> }, toast, { add: state, open: 'add' });
+    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? FAILED.add];
+    return invalid(c, { id: 'add-member', title: 'Add Team Member', action: '/team/members', submit: 'Add Member', failed: FAILED.add, fields: <MemberFields id="add-member" state={state} /> }, toast, { add: state, open: 'add' });
   });
 
   app.post('/team/members/:id', async (c) => {
     const id = c.req.param('id');
     const member = await getMember(c.var.deps.db, id);
-    if (!member) return c.notFound();
+    if (!member) throw notFound('Team member not found.');
     const values = await formValues(c);
     let r = check(memberInput, values);
     if ('data' in r) {
@@ -110,9 +119,9 @@ export function teamPages() {
       }
     }
     const state: FormState = { values, errors: r.errors };
-    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? 'Failed to update team member.'];
+    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? FAILED.edit];
     const fields = <MemberFields id={`edit-${id}`} state={state} withStatus />;
-    return invalid(c, { id: `edit-${id}`, title: 'Edit Team Member', action: `/team/members/${id}`, submit: 'Save Changes', fields }, toast, { edit: { id, state }, open: 'edit' });
+    return invalid(c, { id: `edit-${id}`, title: 'Edit Team Member', action: `/team/members/${id}`, submit: 'Save Changes', failed: FAILED.edit, fields }, toast, { edit: { id, state }, open: 'edit' });
   });
 
   app.post('/team/members/:id/delete', async (c) => {
@@ -129,8 +138,8 @@ export function teamPages() {
       return changed(c, 'Invitation Sent', `Invitation sent to ${invitedEmail} successfully.`);
     }
     const state: FormState = { values, errors: r.errors };
-    const toast: [string, string] = requiredMissing(values, ['email', 'firstName', 'lastName', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? 'Failed to send invitation. Please try again.'];
-    return invalid(c, { id: 'invite-member', title: 'Invite Member', action: '/team/invite', submit: 'Send Invitation', fields: <InviteFields state={state} /> }, toast, { invite: state, open: 'invite' });
+    const toast: [string, string] = requiredMissing(values, ['email', 'firstName', 'lastName', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? FAILED.invite];
+    return invalid(c, { id: 'invite-member', title: 'Invite Member', action: '/team/invite', submit: 'Send Invitation', failed: FAILED.invite, fields: <InviteFields state={state} /> }, toast, { invite: state, open: 'invite' });
   });
   return app;
 }

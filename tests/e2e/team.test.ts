@@ -103,4 +103,50 @@ describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, 
     await expect(page.locator('.team-row').innerText()).resolves.toContain('Grace Hopper');
     await page.close();
   });
+
+  it('a failed change shows an "Error" toast: the server\'s reason, the action\'s own text, or an unreachable server', async () => {
+    const page = await context.newPage();
+    const api = { headers: { Origin: app.url } };
+    const created = await context.request.post(`${app.url}/api/team-members`, { ...api, data: { name: 'Gone Soon', email: 'gone@example.com', role: 'VIP' } });
+    const { id } = (await created.json()) as { id: string };
+    await page.goto(app.url + '/team');
+    const toast = page.locator('#toasts .toast');
+
+    // Removed meanwhile (another tab, another person): the delete answers 404 and says so.
+    await page.getByRole('button', { name: 'Delete Gone Soon' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Team Member' });
+    await confirm.waitFor();
+    expect((await context.request.delete(`${app.url}/api/team-members/${id}`, api)).status()).toBe(200);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await toast.waitFor();
+    await expect(toast.getAttribute('role')).resolves.toBe('alert');
+    await expect(toast.locator('.toast__title').innerText()).resolves.toBe('Error');
+    await expect(toast.locator('.toast__text').innerText()).resolves.toBe('Team member not found.');
+    // Shown above the open modal dialog, not dimmed behind it.
+    await expect(page.locator('#toasts').evaluate((el) => el.matches(':popover-open'))).resolves.toBe(true);
+    await expect(confirm.getByRole('button', { name: 'Delete' }).isEnabled()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+
+    // A server failure names the action (spec §8) rather than the generic 500 text.
+    await page.route('**/team/invite', (route) =>
+      route.fulfill({ status: 500, contentType: 'text/html', body: '<main class="error-page"><h1>Something went wrong</h1><p class="muted">Something went wrong on our side. Please try again.</p></main>' }),
+    );
+    await page.getByRole('button', { name: 'Invite Member' }).click();
+    const invite = page.getByRole('dialog', { name: 'Invite Member' });
+    await invite.getByLabel('Email').fill('new@example.com');
+    await invite.getByLabel('First name').fill('New');
+    await invite.getByLabel('Last name').fill('Person');
+    await invite.getByLabel('Role').fill('VIP');
+    await invite.getByRole('button', { name: 'Send Invitation' }).click();
+    await page.locator('#toasts').getByText('Failed to send invitation. Please try again.').waitFor();
+    await expect(toast.locator('.toast__title').innerText()).resolves.toBe('Error');
+
+    // No answer at all.
+    await page.unroute('**/team/invite');
+    await page.route('**/team/invite', (route) => route.abort('connectionrefused'));
+    await invite.getByRole('button', { name: 'Send Invitation' }).click();
+    await page.locator('#toasts').getByText('The server could not be reached. Check your connection and try again.').waitFor();
+    await expect(invite.getByLabel('Email').inputValue()).resolves.toBe('new@example.com');
+    await page.close();
+  });
 });

@@ -99,7 +99,9 @@ describe('team members API', () => {
   it('deletes a member; a second delete is 404', async () => {
     const [first] = await (await call('GET', '/api/team-members')).json();
     expect((await call('DELETE', `/api/team-members/${first.id}`)).status).toBe(200);
-    expect((await call('DELETE', `/api/team-members/${first.id}`)).status).toBe(404);
+    const again = await call('DELETE', `/api/team-members/${first.id}`);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ message: 'Team member not found.', code: 'not_found' });
     expect(await t.db.select().from(teamMembers).where(eq(teamMembers.id, first.id))).toEqual([]);
   });
 });

@@ -111,6 +111,39 @@ describe('/team page', () => {
     expect(await t.db.select().from(teamMembers).where(eq(teamMembers.id, dan.id))).toEqual([]);
   });
 
+  it('htmx: editing or deleting a member that is gone answers 404 with the message for the error toast', async () => {
+    const gone = '00000000-0000-4000-8000-000000000000';
+    for (const path of [`/team/members/${gone}`, `/team/members/${gone}/delete`, '/team/members/not-a-uuid/delete']) {
+      const res = await post(path, { name: 'X', email: 'x@example.com', role: 'VIP' }, true);
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).toMatch(/<main class="error-page">.*<p class="muted">Team member not found\.<\/p>/s);
+    }
+  });
+
+  it('names the spec error texts on the forms that can fail (data-error-toast)', async () => {
+    const html = await (await get('/team')).text();
+    expect(html).toMatch(/<form id="add-member-form"[^>]*data-error-toast="Failed to add team member\."/);
+    expect(html).toMatch(/<form id="invite-member-form"[^>]*data-error-toast="Failed to send invitation\. Please try again\."/);
+    expect(html).toMatch(/<form id="edit-[^"]+-form"[^>]*data-error-toast="Failed to update team member\."/);
+    expect(html).toMatch(/<form id="delete-[^"]+-form"[^>]*data-error-toast="Failed to delete team member\."/);
+  });
+
+  it('htmx: after a change the list keeps the search of the page (HX-Current-URL)', async () => {
+    const res = await t.app.request('/team/members', {
+      method: 'POST',
+      headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded', 'HX-Request': 'true', 'HX-Current-URL': `${TEST_ORIGIN}/team?q=analyst` },
+      body: new URLSearchParams({ name: 'Fay Analyst', email: 'fay@example.com', role: 'Data Analyst' }).toString(),
+    });
+    const html = await res.text();
+    expect(html).toMatch(/<input id="team-search"[^>]*value="analyst"/);
+    expect(html).toContain('Fay Analyst');
+    expect(html).toContain('Cat Analyst');
+    expect(html).not.toContain('Ada Lovelace</span>');
+    expect(html.match(/class="team-row"/g)).toHaveLength(2);
+    // The header cards still count everyone.
+    expect(html).toMatch(/Total Members<\/span><span class="stat-card__value">4</);
+  });
+
   it('invites through the page form: toast "Invitation Sent" with the spec text', async () => {
     const res = await post('/team/invite', { email: 'eve@example.com', firstName: 'Eve', lastName: 'Ops', role: 'VIP', department: '' }, true);
     expect(JSON.parse(res.headers.get('HX-Trigger')!).showToast).toMatchObject({ title: 'Invitation Sent', text: 'Invitation sent to eve@example.com successfully.' });

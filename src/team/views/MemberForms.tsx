@@ -8,8 +8,27 @@ export interface FormState {
 }
 const empty: FormState = { values: {}, errors: {} };
 
+/** Spec §8: the Error toast's text when a change fails and the server names no reason (data-error-toast). */
+export const FAILED = {
+  add: 'Failed to add team member.',
+  edit: 'Failed to update team member.',
+  delete: 'Failed to delete team member.',
+  invite: 'Failed to send invitation. Please try again.',
+} as const;
+
+interface FormProps {
+  id: string;
+  title: string;
+  action: string;
+  submit: string;
+  /** The toast text if the request fails (spec §8). */
+  failed: string;
+  danger?: boolean;
+  children: ReactNode;
+}
+
 /** A native <dialog> whose form posts with htmx (re-rendering itself on errors) or plainly without JS. */
-function FormDialog(props: { id: string; title: string; action: string; submit: string; danger?: boolean; open?: boolean; children: ReactNode }) {
+function FormDialog(props: FormProps & { open?: boolean }) {
   return (
     <dialog id={props.id} className="dialog" aria-labelledby={`${props.id}-title`} data-open-on-load={props.open ? '' : undefined}>
       <FormBody {...props} />
@@ -18,9 +37,9 @@ function FormDialog(props: { id: string; title: string; action: string; submit: 
 }
 
 /** The form inside a dialog: what htmx swaps when the server answers with errors. */
-export function FormBody({ id, title, action, submit, danger, children }: { id: string; title: string; action: string; submit: string; danger?: boolean; children: ReactNode }) {
+export function FormBody({ id, title, action, submit, failed, danger, children }: FormProps) {
   return (
-    <form id={`${id}-form`} method="post" action={action} hx-post={action} hx-target="this" hx-swap="outerHTML" hx-disabled-elt="find button[type=submit]">
+    <form id={`${id}-form`} method="post" action={action} hx-post={action} hx-target="this" hx-swap="outerHTML" hx-disabled-elt="find button[type=submit]" data-error-toast={failed}>
       <DialogHeader id={id} title={title} />
       <div className="dialog__body stack">{children}</div>
       <footer className="dialog__footer">
@@ -114,10 +133,10 @@ export const deleteQuestion = (name: string) => `Are you sure you want to delete
 export function TopDialogs({ add = empty, invite = empty, open }: { add?: FormState; invite?: FormState; open?: 'add' | 'invite' }) {
   return (
     <>
-      <FormDialog id="add-member" title="Add Team Member" action="/team/members" submit="Add Member" open={open === 'add'}>
+      <FormDialog id="add-member" title="Add Team Member" action="/team/members" submit="Add Member" failed={FAILED.add} open={open === 'add'}>
         <MemberFields id="add-member" state={add} />
       </FormDialog>
-      <FormDialog id="invite-member" title="Invite Member" action="/team/invite" submit="Send Invitation" open={open === 'invite'}>
+      <FormDialog id="invite-member" title="Invite Member" action="/team/invite" submit="Send Invitation" failed={FAILED.invite} open={open === 'invite'}>
         <InviteFields state={invite} />
       </FormDialog>
     </>
@@ -128,10 +147,10 @@ export function TopDialogs({ add = empty, invite = empty, open }: { add?: FormSt
 export function MemberDialogs({ member, edit, open }: { member: TeamMember; edit?: FormState; open?: boolean }) {
   return (
     <>
-      <FormDialog id={`edit-${member.id}`} title="Edit Team Member" action={`/team/members/${member.id}`} submit="Save Changes" open={open}>
+      <FormDialog id={`edit-${member.id}`} title="Edit Team Member" action={`/team/members/${member.id}`} submit="Save Changes" failed={FAILED.edit} open={open}>
         <MemberFields id={`edit-${member.id}`} state={edit ?? { values: memberValues(member), errors: {} }} withStatus />
       </FormDialog>
-      <FormDialog id={`delete-${member.id}`} title="Delete Team Member" action={`/team/members/${member.id}/delete`} submit="Delete" danger>
+      <FormDialog id={`delete-${member.id}`} title="Delete Team Member" action={`/team/members/${member.id}/delete`} submit="Delete" failed={FAILED.delete} danger>
         <p>{deleteQuestion(member.name)}</p>
       </FormDialog>
     </>
