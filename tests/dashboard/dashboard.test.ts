@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { aiInteractions, documents, servers, users } from '../../src/db/schema';
+import { uptimeFigures } from '../../src/dashboard/views/StatCards';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -42,6 +43,36 @@ describe('empty dashboard', () => {
   it('still shows the landing page to signed-out visitors', async () => {
     const html = await (await t.app.request('/')).text();
     expect(html).not.toContain('Infrastructure Overview');
+  });
+});
+
+describe('Uptime card', () => {
+  const fleet = (counts: Partial<Record<'online' | 'warning' | 'offline' | 'maintenance' | 'unknown', number>>) => {
+    const { online = 0, warning = 0, offline = 0, maintenance = 0, unknown = 0 } = counts;
+    return { total: online + warning + offline + maintenance + unknown, thisMonth: 0, online, warning, offline, maintenance };
+  };
+
+  it('says so when there are no servers, or none was checked yet', () => {
+    expect(uptimeFigures(fleet({}))).toEqual({ value: 'N/A', sub: 'No servers configured' });
+    expect(uptimeFigures(fleet({ unknown: 4 }))).toEqual({ value: 'N/A', sub: 'No health checks yet' });
+    expect(uptimeFigures(fleet({ unknown: 2, maintenance: 1 }))).toEqual({ value: 'N/A', sub: 'No health checks yet' });
+  });
+
+  it('is 100% and "All systems operational" when every checked server is up', () => {
+    expect(uptimeFigures(fleet({ online: 5, unknown: 3 }))).toEqual({ value: '100%', sub: 'All systems operational' });
+  });
+
+  it('counts warning servers as up but names them, and names the offline ones', () => {
+    expect(uptimeFigures(fleet({ online: 3, warning: 1 }))).toEqual({ value: '100%', sub: '1 warning' });
+    expect(uptimeFigures(fleet({ online: 2, warning: 1, offline: 1 }))).toEqual({ value: '75%', sub: '1 offline, 1 warning' });
+    expect(uptimeFigures(fleet({ offline: 3 }))).toEqual({ value: '0%', sub: '3 offline' });
+    // Never rounded to 100% while one is down.
+    expect(uptimeFigures(fleet({ online: 1999, offline: 1 })).value).toBe('99.9%');
+  });
+
+  it('leaves servers in maintenance (not checked) out of the share', () => {
+    expect(uptimeFigures(fleet({ online: 3, offline: 1, maintenance: 4 }))).toEqual({ value: '75%', sub: '1 offline' });
+    expect(uptimeFigures(fleet({ online: 2, maintenance: 2 }))).toEqual({ value: '100%', sub: 'All systems operational' });
   });
 });
 
@@ -126,6 +157,15 @@ describe('with data', () => {
     expect(infra.match(/aria-label="Database server"/g)).toHaveLength(1);
     expect(infra).toContain(`href="/infrastructure/${ids['web-01']}"`);
     expect(infra).toContain(`href="/infrastructure?server=${ids['web-01']}"`);
+  });
+
+  it('offers view, edit and settings links with accessible names in the Actions column', async () => {
+    const html = await (await get('/')).text();
+    const row = html.slice(html.indexOf('web-01</span>'), html.indexOf('</tr>', html.indexOf('web-01</span>')));
+    expect(row).toContain(`href="/infrastructure/${ids['web-01']}" aria-label="View web-01"`);
+    expect(row).toContain(`href="/infrastructure?server=${ids['web-01']}" aria-label="Edit web-01"`);
+    expect(row).toContain(`href="/infrastructure/${ids['web-01']}" aria-label="Settings for web-01"`);
+    expect(row).toMatch(/<use href="[^"]*#settings"/);
   });
 
   it('filters by environment: the full page keeps it in the URL, htmx gets the fragment', async () => {

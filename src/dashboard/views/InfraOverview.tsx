@@ -50,6 +50,10 @@ function ServerRow({ s }: { s: OverviewServer }) {
           <a className="icon-button" href={`/infrastructure?server=${s.id}`} aria-label={`Edit ${s.name}`}>
             <Icon name="edit" />
           </a>
+          {/* A server has no settings screen of its own: its detail page holds its health checks and linked documents. */}
+          <a className="icon-button" href={`/infrastructure/${s.id}`} aria-label={`Settings for ${s.name}`}>
+            <Icon name="settings" />
+          </a>
         </span>
       </td>
     </tr>

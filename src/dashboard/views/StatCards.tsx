@@ -11,12 +11,24 @@ function StatCard({ label, value, sub }: { label: string; value: string; sub: st
   );
 }
 
-/** Servers online as a share of all servers, from the latest health checks. */
+/** Up as a share of checked, one decimal; never 100% while one is down, nor 0% while one is up. */
+function percent(up: number, checked: number): string {
+  if (up === checked) return '100%';
+  if (up === 0) return '0%';
+  return `${Math.min(99.9, Math.max(0.1, Math.round((up / checked) * 1000) / 10))}%`;
+}
+
+/**
+ * Servers up (online or warning) as a share of those the health checks reached a verdict on: never-checked
+ * servers (unknown) and servers in maintenance (not checked) are left out. The subtext names what is not well.
+ */
 export function uptimeFigures(s: DashboardStats['servers']): { value: string; sub: string } {
   if (s.total === 0) return { value: 'N/A', sub: 'No servers configured' };
-  const pct = Math.round((s.online / s.total) * 1000) / 10;
+  const up = s.online + s.warning;
+  const checked = up + s.offline;
+  if (checked === 0) return { value: 'N/A', sub: 'No health checks yet' };
   const problems = [s.offline && `${fmt(s.offline)} offline`, s.warning && `${fmt(s.warning)} warning`].filter(Boolean).join(', ');
-  return { value: `${pct}%`, sub: problems || 'All systems operational' };
+  return { value: percent(up, checked), sub: problems || 'All systems operational' };
 }
 
 /** The four stat cards with the spec's labels and real figures. */
