@@ -43,7 +43,7 @@ export default function CategoryView({ groups: initialGroups, selected: initialS
 
   function restored(item: Item) {
     void select(item.id);
-    setGroups((gs) => gs.map((g) => ({ ...g, items: g.items.map((i) => (i.id === item.id ? { ...i, title: item.title, version: item.version, updatedAt: item.updatedAt } : i)) })));
+    setGroups((gs) => gs.map((g) => ({ ...g, items: g.items.map((i) => (i.id === item.id ? { ...i, title: item.title } : i)) })));
   }
 
   return (

@@ -3,7 +3,7 @@ import type { AppEnv } from '../app-env';
 import { renderMarkdown } from '../markdown/render';
 import { linkedServers } from './linked-servers';
 import { listQuery, type Space } from './schemas';
-import { categoryCounts, countItems, getItem, listItems } from './service';
+import { categoryCounts, countItems, getItem, listItems, listTitles } from './service';
 import { buildGroups, CategoryPane } from './views/CategoryPane';
 import { DocumentsEmpty, KnowledgeEmpty, Results } from './views/Results';
 import { isFiltering, listUrl, type ListState } from './views/urls';
@@ -30,14 +30,15 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
   const filters = { q: state.q, type: space === 'knowledge' ? state.type : undefined, category: state.category };
   const empty = space === 'knowledge' ? <KnowledgeEmpty filtering={isFiltering(state)} /> : <DocumentsEmpty filtering={isFiltering(state)} />;
   if (space === 'knowledge' && state.view === 'category') {
-    const [items, counts, selected] = await Promise.all([
-      listItems(db, space, { ...filters, limit: 600, summary: true }),
+    const [titles, counts, selected] = await Promise.all([
+      listTitles(db, space, { ...filters, limit: 600 }),
       categoryCounts(db, space, filters),
       docId ? loadSelected(c, docId) : null,
     ]);
     const query = new URL(listUrl(path, { ...state, limit: undefined }), 'http://x').searchParams.toString();
-    const category = <CategoryPane assets={assets} groups={buildGroups(items, counts, selected)} selected={selected} now={now} query={query} />;
-    return { found: !!selected, node: <Results path={path} state={state} items={items} total={items.length} now={now} empty={empty} category={category} showType /> };
+    // Nothing to show: the screen's empty state (spec texts), not an empty tree.
+    const category = titles.length || selected ? <CategoryPane assets={assets} groups={buildGroups(titles, counts, selected)} selected={selected} now={now} query={query} /> : undefined;
+    return { found: !!selected, node: <Results path={path} state={state} items={[]} total={titles.length} now={now} empty={empty} category={category} showType /> };
   }
   const limit = Math.min(state.limit ?? PAGE_SIZE, 1000);
   const [items, total] = await Promise.all([listItems(db, space, { ...filters, limit, summary: true }), countItems(db, space, filters)]);

@@ -150,6 +150,16 @@ export async function listItems(db: Db, space: Space, filters: ListFilters = {})
   return rows.map(toItem);
 }
 
+/** Id, title and category of the newest live items matching the filters (the category view's tree). */
+export async function listTitles(db: Db, space: Space, filters: ListFilters & { limit: number }): Promise<{ id: string; title: string; category: string | null }[]> {
+  return db
+    .select({ id: documents.id, title: documents.title, category: documents.category })
+    .from(documents)
+    .where(filterWhere(space, filters))
+    .orderBy(desc(documents.updatedAt))
+    .limit(filters.limit);
+}
+
 function filterWhere(space: Space, filters: ListFilters): SQL | undefined {
   return and(eq(documents.space, space), isNull(documents.deletedAt), typeCondition(filters.type), categoryCondition(filters.category), searchCondition(filters.q));
 }

@@ -36,6 +36,13 @@ describe('empty screens', () => {
     expect(await html('/knowledge-base?q=nothing')).toContain('No items found');
   });
 
+  it('shows the knowledge empty state in the category view of an empty space', async () => {
+    const page = await html('/knowledge-base?view=category');
+    expect(page).not.toContain('data-name="CategoryView"');
+    expect(page).toContain('No knowledge items yet');
+    expect(page).toContain('Create your first knowledge item to get started');
+  });
+
   it('shows the documents title, subtitle, New Document and empty states', async () => {
     const page = await html('/documents');
     expect(page).toContain('Documents</h1>');
@@ -115,6 +122,24 @@ describe('with items', () => {
     expect(adfs).toBeLessThan(patching);
     expect(patching).toBeLessThan(uncategorized);
     expect(page).toContain('Select a document to preview');
+  });
+
+  it('sends the category tree only what it shows: ids and titles, not excerpts or tags', async () => {
+    const page = await html('/knowledge-base?view=category');
+    const props = /data-name="CategoryView"[^>]*data-props="([^"]*)"/.exec(page)![1]
+      .replace(/&(quot|lt|gt|#x27|amp);/g, (_, e: string) => ({ quot: '"', lt: '<', gt: '>', '#x27': "'", amp: '&' })[e]!);
+    const { groups } = JSON.parse(props) as { groups: { name: string; items: Record<string, unknown>[] }[] };
+    const adfs = groups.find((g) => g.name === 'ADFS')!;
+    expect(adfs.items).toEqual([{ id: kb.id, title: 'Reset ADFS <b>token</b>' }]);
+  });
+
+  it('shows the spec empty state in the category view when nothing matches, not an empty tree', async () => {
+    const page = await html('/knowledge-base?view=category&q=nothingmatchesthis');
+    expect(page).not.toContain('data-name="CategoryView"');
+    expect(page).toContain('No items found');
+    expect(page).toContain('Try adjusting your search criteria');
+    const fragment = await html('/knowledge-base?view=category&q=nothingmatchesthis', hx);
+    expect(fragment).toContain('Try adjusting your search criteria');
   });
 
   it('opens a ?doc= deep link in the preview on the server, sanitised, and cleans the address', async () => {

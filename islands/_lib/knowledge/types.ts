@@ -1,5 +1,13 @@
 /** JSON shapes the knowledge islands receive from the server (dates as ISO strings). */
+
+/** An item in the category tree: only what the tree shows (hundreds of them reach the page). */
 export interface CategoryItem {
+  id: string;
+  title: string;
+}
+
+/** The item shown in the preview pane. */
+export interface PreviewItem {
   id: string;
   title: string;
   category: string | null;
@@ -9,6 +17,9 @@ export interface CategoryItem {
   updatedAt: string;
   excerpt: string | null;
   tags: string[];
+  /** The content as sanitised HTML, rendered by the server. */
+  html: string;
+  servers?: LinkedServer[];
 }
 
 export interface CategoryGroup {
@@ -21,10 +32,4 @@ export interface CategoryGroup {
 export interface LinkedServer {
   id: string;
   name: string;
-}
-
-export interface PreviewItem extends CategoryItem {
-  /** The content as sanitised HTML, rendered by the server. */
-  html: string;
-  servers?: LinkedServer[];
 }

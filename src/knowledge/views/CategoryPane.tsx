@@ -7,7 +7,23 @@ import type { Item } from '../schemas';
 /** Items per group sent to the browser; bigger groups link to their own filtered view. */
 const PER_GROUP = 100;
 
-const summary = (i: Item): CategoryItem => ({
+type TreeItem = CategoryItem & { category: string | null };
+
+/** Groups (with full counts) holding the newest items of each category. */
+export function buildGroups(items: TreeItem[], counts: { name: string; count: number }[], selected: TreeItem | null): CategoryGroup[] {
+  const groups = new Map(counts.map((c) => [c.name, { name: c.name, count: c.count, items: [] as CategoryItem[] }]));
+  for (const { id, title, category } of items) {
+    const g = groups.get(category || '');
+    if (g && g.items.length < PER_GROUP) g.items.push({ id, title });
+  }
+  if (selected) {
+    const g = groups.get(selected.category || '');
+    if (g && !g.items.some((i) => i.id === selected.id)) g.items.unshift({ id: selected.id, title: selected.title });
+  }
+  return [...groups.values()];
+}
+
+const previewOf = (i: CategoryPaneProps['selected'] & {}): PreviewItem => ({
   id: i.id,
   title: i.title,
   category: i.category,
@@ -17,21 +33,9 @@ const summary = (i: Item): CategoryItem => ({
   updatedAt: i.updatedAt,
   excerpt: i.excerpt,
   tags: i.tags,
+  html: i.html,
+  servers: i.servers,
 });
-
-/** Groups (with full counts) holding the newest items of each category. */
-export function buildGroups(items: Item[], counts: { name: string; count: number }[], selected: Item | null): CategoryGroup[] {
-  const groups = new Map(counts.map((c) => [c.name, { name: c.name, count: c.count, items: [] as CategoryItem[] }]));
-  for (const item of items) {
-    const g = groups.get(item.category || '');
-    if (g && g.items.length < PER_GROUP) g.items.push(summary(item));
-  }
-  if (selected) {
-    const g = groups.get(selected.category || '');
-    if (g && !g.items.some((i) => i.id === selected.id)) g.items.unshift(summary(selected));
-  }
-  return [...groups.values()];
-}
 
 export interface CategoryPaneProps {
   assets: Assets;
@@ -43,7 +47,7 @@ export interface CategoryPaneProps {
 
 /** The category view island (rendered on the server, hydrated in the browser). */
 export function CategoryPane({ assets, groups, selected, now, query }: CategoryPaneProps) {
-  const preview: PreviewItem | null = selected ? { ...summary(selected), html: selected.html, servers: selected.servers } : null;
+  const preview: PreviewItem | null = selected ? previewOf(selected) : null;
   return (
     <IslandRoot name="CategoryView" component={CategoryView} assets={assets} props={{ groups, selected: preview, now: now.toISOString(), query }} />
   );
