@@ -20,7 +20,7 @@ import VersionHistory from './VersionHistory';
 export type { DocumentEditorProps } from './_lib/editor/state';
 
 /** The document editor: fields, markdown or form content, Preview, AI, images, drafts, versions and conflicts. */
-export default function DocumentEditor({ base, kind, listUrl, item }: DocumentEditorProps) {
+export default function DocumentEditor({ base, kind, listUrl, item, timeZone }: DocumentEditorProps) {
   const knowledge = base === '/api/knowledge-base';
   const key = draftKey(base, item?.id ?? null, kind);
   const [fields, setFields] = useState<Fields>(() => initialFields(item, kind));
@@ -150,7 +150,7 @@ export default function DocumentEditor({ base, kind, listUrl, item }: DocumentEd
       </div>
       {restoredDraft && (
         <div className="banner banner--info row" role="status">
-          <span>Restored your unsaved draft from {formatDateTime(restoredDraft, Intl.DateTimeFormat().resolvedOptions().timeZone)}.</span>
+          <span>Restored your unsaved draft from {formatDateTime(restoredDraft, timeZone)}.</span>
           <span className="spacer" />
           <button type="button" className="btn btn--ghost btn--sm" onClick={discardDraft}>
             Discard draft

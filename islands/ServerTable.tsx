@@ -26,6 +26,8 @@ export interface ServerTableProps {
   highlightId: string | null;
   /** ?create=server: open the add dialog. */
   openCreate: boolean;
+  /** The user's saved timezone (a prop, so the server and the browser format times alike). */
+  timeZone: string;
 }
 
 /**
@@ -109,7 +111,7 @@ export default function ServerTable(props: ServerTableProps) {
       }
     },
   };
-  const columns = useMemo(() => serverColumns(actions, docCounts), [busyId, docCounts]);
+  const columns = useMemo(() => serverColumns(actions, docCounts, props.timeZone), [busyId, docCounts, props.timeZone]);
 
   const table = useReactTable({
     data: rows,

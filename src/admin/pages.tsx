@@ -36,7 +36,7 @@ async function decide(c: C, decision: Decision) {
     deliverMailSoon(c.var.deps);
     if (!isHx) return c.redirect(`/admin/approval?done=${pastTense[decision]}`, 303);
     triggerToast(c, decision === 'approve' ? 'User Approved' : 'User Rejected', `${name} has been ${pastTense[decision]}.`);
-    return c.html(renderToString(<PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} />));
+    return c.html(renderToString(<PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} timeZone={c.var.user!.timezone} />));
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     c.status(err.status);
@@ -45,7 +45,7 @@ async function decide(c: C, decision: Decision) {
       return c.body(null);
     }
     const banner = { variant: 'error' as const, text: `${failTitle}: ${err.message}` };
-    return c.render(<PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} banner={banner} />, { title: TITLE, subtitle: SUBTITLE });
+    return c.render(<PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} timeZone={c.var.user!.timezone} banner={banner} />, { title: TITLE, subtitle: SUBTITLE });
   }
 }
 
@@ -62,7 +62,7 @@ export function adminPages() {
     return c.render(
       <>
         {done && <span hidden data-replace-url="/admin/approval" />}
-        <PendingUsersRegion users={users} banner={done ? { variant: 'success', text: done } : null} />
+        <PendingUsersRegion users={users} timeZone={c.var.user!.timezone} banner={done ? { variant: 'success', text: done } : null} />
       </>,
       { title: TITLE, subtitle: SUBTITLE },
     );

@@ -7,6 +7,7 @@ import { askInput, enhanceContentInput, enhanceFieldInput, feedbackInput, kbPrev
 import * as ai from './service';
 
 const engine = (c: Context<AppEnv>) => ai.engineFor(c.var.deps.config, c.var.logger);
+const asker = (c: Context<AppEnv>) => ({ userId: c.var.user!.id, timeZone: c.var.user!.timezone });
 
 /** JSON routes of Ops AI under /api/ai (every route needs a signed-in user). */
 export function aiApi() {
@@ -14,11 +15,11 @@ export function aiApi() {
   api.use('/api/ai/*', requireUser());
 
   api.post('/api/ai/ask', validate('json', askInput), async (c) => {
-    return c.json(await ai.ask(c.var.deps.db, engine(c), c.var.user!.id, c.req.valid('json')));
+    return c.json(await ai.ask(c.var.deps.db, engine(c), asker(c), c.req.valid('json')));
   });
 
   api.post('/api/ai/ask-stream', validate('json', askInput), (c) => {
-    const body = ai.askStream(c.var.deps.db, engine(c), c.var.user!.id, c.req.valid('json'), c.var.logger, c.req.raw.signal);
+    const body = ai.askStream(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.var.logger, c.req.raw.signal);
     return c.body(body, 200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',

@@ -14,11 +14,17 @@ export interface EngineAnswer {
   toolsUsed: ToolUse[];
 }
 
+/** Who is asking: answers give times in their timezone. */
+export interface Asker {
+  userId: string;
+  timeZone: string;
+}
+
 /** An answering engine: the built-in rules (default) or an OpenAI-compatible model. */
 export interface Engine {
   readonly name: 'builtin' | 'llm';
   /** Answers a question; `emit` (streaming only) receives the text as produced: the chunks add up to the response. */
-  answer(db: Db, input: AskInput, emit?: (chunk: string) => void, signal?: AbortSignal): Promise<EngineAnswer>;
+  answer(db: Db, input: AskInput, asker: Asker, emit?: (chunk: string) => void, signal?: AbortSignal): Promise<EngineAnswer>;
   enhanceContent(input: EnhanceContentInput): Promise<EnhancedContent>;
   enhanceField(input: EnhanceFieldInput): Promise<string>;
   previewKb(content: string): Promise<KbPreview>;

@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { environments, serverStatuses } from '../db/schema';
+import { when } from './builtin/md';
 import * as tools from './tools';
 
 /** The read-only tools offered to the model as function calls, and their runner. */
@@ -59,13 +60,19 @@ export const toolSpecs: OpenAI.Chat.Completions.ChatCompletionTool[] = Object.en
   function: { name, description: d.description, parameters: z.toJSONSchema(d.schema, { target: 'draft-7' }) as Record<string, unknown> },
 }));
 
-/** Untrusted-data envelope: what a tool found, quoted as JSON, never instructions. */
-export function quoteToolResult(name: string, data: unknown): string {
-  return JSON.stringify({ tool: name, untrusted_data: data });
+/** A timestamp as the tools write them (toISOString). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * Untrusted-data envelope: what a tool found, quoted as JSON, never instructions. Timestamps become the
+ * asker's local time with the zone named, as the built-in engine writes them (models convert zones badly).
+ */
+export function quoteToolResult(name: string, data: unknown, timeZone: string): string {
+  return JSON.stringify({ tool: name, untrusted_data: data }, (_key, value: unknown) => (typeof value === 'string' && ISO_TIME.test(value) ? when(value, timeZone) : value));
 }
 
-/** Runs one tool call from the model; bad names or arguments become an error result (never a write). */
-export async function runToolCall(db: Db, name: string, rawArgs: string): Promise<{ content: string; args: Record<string, unknown>; results: number }> {
+/** Runs one tool call from the model (times in `timeZone`); bad names or arguments become an error result (never a write). */
+export async function runToolCall(db: Db, name: string, rawArgs: string, timeZone: string): Promise<{ content: string; args: Record<string, unknown>; results: number }> {
   const def = (defs as Record<string, (typeof defs)[ToolName]>)[name];
   if (!def) return { content: JSON.stringify({ error: `Unknown tool ${name}` }), args: {}, results: 0 };
   let parsedArgs: unknown;
@@ -77,5 +84,5 @@ export async function runToolCall(db: Db, name: string, rawArgs: string): Promis
   const args = def.schema.safeParse(parsedArgs);
   if (!args.success) return { content: JSON.stringify({ error: args.error.issues[0]?.message ?? 'Invalid arguments.' }), args: {}, results: 0 };
   const data = await (def.run as (db: Db, a: unknown) => Promise<unknown>)(db, args.data);
-  return { content: quoteToolResult(name, data), args: args.data as Record<string, unknown>, results: Array.isArray(data) ? data.length : data ? 1 : 0 };
+  return { content: quoteToolResult(name, data, timeZone), args: args.data as Record<string, unknown>, results: Array.isArray(data) ? data.length : data ? 1 : 0 };
 }

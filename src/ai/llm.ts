@@ -19,6 +19,10 @@ export const SYSTEM_PROMPT = [
   "Answer in concise markdown (tables for lists of servers). If the tools find nothing, say plainly that you don't know.",
 ].join('\n');
 
+/** The asker's timezone, told to the model (tool results already give times in it). */
+const timeZoneNote = (timeZone: string) =>
+  `The user's timezone is ${timeZone}. Times in tool results are already in it, with its name; quote them as given and never convert them.`;
+
 const MAX_ROUNDS = 4;
 
 interface PendingCall {
@@ -81,8 +85,9 @@ export function llmEngine(opts: { apiKey: string; baseUrl?: string; model: strin
 
   return {
     name: 'llm',
-    async answer(db: Db, input, emit, signal) {
-      const messages: Message[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...history(input), { role: 'user', content: input.query }];
+    async answer(db: Db, input, asker, emit, signal) {
+      const system = `${SYSTEM_PROMPT}\n${timeZoneNote(asker.timeZone)}`;
+      const messages: Message[] = [{ role: 'system', content: system }, ...history(input), { role: 'user', content: input.query }];
       const used: ToolUse[] = [];
       let response = '';
       for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -105,7 +110,7 @@ export function llmEngine(opts: { apiKey: string; baseUrl?: string; model: strin
         if (!calls.length) break;
         messages.push({ role: 'assistant', content: text || null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) });
         for (const call of calls) {
-          const result = await runToolCall(db, call.name, call.args);
+          const result = await runToolCall(db, call.name, call.args, asker.timeZone);
           used.push({ name: call.name, args: result.args, results: result.results });
           messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
         }

@@ -16,7 +16,8 @@ export function aiPages() {
     const form = z.object({ query: z.string().optional() }).parse(await c.req.parseBody());
     const input = askInput.safeParse({ query: form.query ?? '' });
     if (!input.success) return c.redirect('/ai', 303);
-    const result = await ask(c.var.deps.db, engineFor(c.var.deps.config, c.var.logger), c.var.user!.id, input.data);
+    const asker = { userId: c.var.user!.id, timeZone: c.var.user!.timezone };
+    const result = await ask(c.var.deps.db, engineFor(c.var.deps.config, c.var.logger), asker, input.data);
     return c.render(<AiPage exchange={{ query: input.data.query, ...result, at: new Date().toISOString() }} />, PAGE);
   });
   return app;

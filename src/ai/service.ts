@@ -6,7 +6,7 @@ import type { Logger } from '../http/logger';
 import { createItem } from '../knowledge/service';
 import type { Item } from '../knowledge/schemas';
 import { builtinEngine } from './builtin';
-import type { Engine, EngineAnswer } from './engine';
+import type { Asker, Engine, EngineAnswer } from './engine';
 import { llmEngine } from './llm';
 import { BLANK_CONTENT_MESSAGE, MAX_CONTENT_CHARS, type AskInput, type AskResult, type KbPreview } from './schemas';
 
@@ -37,10 +37,10 @@ export async function recordInteraction(db: Db, userId: string | null, query: st
   return row.id;
 }
 
-/** Answers a question and stores the exchange. */
-export async function ask(db: Db, engine: Engine, userId: string, input: AskInput): Promise<AskResult> {
-  const answer = await engine.answer(db, input);
-  const interactionId = await recordInteraction(db, userId, input.query, answer, engine.name);
+/** Answers a question (times in the asker's timezone) and stores the exchange. */
+export async function ask(db: Db, engine: Engine, asker: Asker, input: AskInput): Promise<AskResult> {
+  const answer = await engine.answer(db, input, asker);
+  const interactionId = await recordInteraction(db, asker.userId, input.query, answer, engine.name);
   return { response: answer.response, suggestedActions: answer.suggestedActions, interactionId };
 }
 
@@ -51,7 +51,7 @@ const event = (data: unknown) => encoder.encode(`data: ${JSON.stringify(data)}\n
  * Answers as server-sent events: `{chunk}` lines, then `{done, fullResponse, suggestedActions, interactionId}`
  * (the chunks add up to fullResponse), or `{error}`.
  */
-export function askStream(db: Db, engine: Engine, userId: string, input: AskInput, logger: Logger, signal?: AbortSignal): ReadableStream<Uint8Array> {
+export function askStream(db: Db, engine: Engine, asker: Asker, input: AskInput, logger: Logger, signal?: AbortSignal): ReadableStream<Uint8Array> {
   const abort = new AbortController();
   signal?.addEventListener('abort', () => abort.abort(), { once: true });
   return new ReadableStream<Uint8Array>({
@@ -60,8 +60,8 @@ export function askStream(db: Db, engine: Engine, userId: string, input: AskInpu
         if (!abort.signal.aborted) controller.enqueue(event(data));
       };
       try {
-        const answer = await engine.answer(db, input, (chunk) => send({ chunk }), abort.signal);
-        const interactionId = await recordInteraction(db, userId, input.query, answer, engine.name);
+        const answer = await engine.answer(db, input, asker, (chunk) => send({ chunk }), abort.signal);
+        const interactionId = await recordInteraction(db, asker.userId, input.query, answer, engine.name);
         send({ done: true, fullResponse: answer.response, suggestedActions: answer.suggestedActions, interactionId });
       } catch (err) {
         if (!abort.signal.aborted) logger.error({ err }, 'AI stream failed');

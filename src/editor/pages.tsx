@@ -19,7 +19,7 @@ function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: Item |
   const { title, subtitle } = editorHeading(kind, !item);
   const listUrl = space === 'knowledge' ? '/knowledge-base' : '/documents';
   c.header('Cache-Control', 'no-store');
-  return c.render(<EditorPage base={spaceBase[space]} kind={kind} listUrl={listUrl} item={item ? editorItem(item) : null} />, { title, subtitle });
+  return c.render(<EditorPage base={spaceBase[space]} kind={kind} listUrl={listUrl} item={item ? editorItem(item) : null} timeZone={c.var.user!.timezone} />, { title, subtitle });
 }
 
 async function load(c: Context<AppEnv>, space: Space): Promise<Item> {

@@ -26,8 +26,8 @@ function textTable(head: string[], rows: string[][]): string {
 }
 
 /** The daily health report e-mail: a plain-text part and a simple HTML table per section. */
-export function healthReportMail(report: HealthReport, opts: { appUrl: string; firstName?: string | null; timeZone?: string }): ReportMail {
-  const tz = opts.timeZone ?? 'UTC';
+export function healthReportMail(report: HealthReport, opts: { appUrl: string; firstName?: string | null; timeZone: string }): ReportMail {
+  const tz = opts.timeZone;
   const sections = reportSections(report, tz);
   const url = `${opts.appUrl}/reports/health`;
   const headline = statusSummary(report);

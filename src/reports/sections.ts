@@ -21,7 +21,7 @@ export function statusSummary(report: HealthReport): string {
 }
 
 /** The report's sections in reading order. */
-export function reportSections(report: HealthReport, timeZone = 'UTC'): ReportSection[] {
+export function reportSections(report: HealthReport, timeZone: string): ReportSection[] {
   const when = (d: Date | null) => formatDateTime(d, timeZone);
   return [
     {

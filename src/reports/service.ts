@@ -129,11 +129,11 @@ export interface ReportRecipient {
   timezone: string;
 }
 
-/** Active admins, and active users who switched on health reports in their settings. */
+/** Active admins, and active users who switched on health reports in their settings (timezone: saved, else the sign-in default). */
 export function reportRecipients(db: Db): Promise<ReportRecipient[]> {
   return queryRows<ReportRecipient>(
     db,
-    sql`select u.id, u.email, u.first_name as "firstName", coalesce(p.timezone, 'UTC') as timezone
+    sql`select u.id, u.email, u.first_name as "firstName", coalesce(p.timezone, 'Australia/Sydney') as timezone
         from users u left join user_preferences p on p.user_id = u.id
         where u.account_status = 'active' and (u.role = 'admin' or p.health_reports = true)
         order by u.email`,

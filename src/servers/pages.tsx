@@ -57,6 +57,7 @@ export function serverPages() {
         filters={filters}
         highlightId={highlightId}
         openCreate={c.req.query('create') === 'server'}
+        timeZone={c.var.user!.timezone}
       />,
       { title: TITLE, subtitle: SUBTITLE },
     );

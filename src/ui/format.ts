@@ -39,15 +39,15 @@ export function relativeTime(value: string | Date | null | undefined, now: Date 
   return 'just now';
 }
 
-/** A date and time in the user's timezone, e.g. "22 Nov 2026, 14:05". */
-export function formatDateTime(value: string | Date | null | undefined, timeZone = 'UTC'): string {
+/** A date and time in the user's timezone (required: a view that forgets it does not compile), e.g. "22 Nov 2026, 2:05 pm". */
+export function formatDateTime(value: string | Date | null | undefined, timeZone: string): string {
   if (!value) return 'Never';
   const date = typeof value === 'string' ? new Date(value) : value;
   return dateTimeFormat('dateTime', timeZone).format(date);
 }
 
-/** A date in the user's timezone, e.g. "22 Nov 2026". */
-export function formatDate(value: string | Date | null | undefined, timeZone = 'UTC'): string {
+/** A date in the user's timezone (required), e.g. "22 Nov 2026". */
+export function formatDate(value: string | Date | null | undefined, timeZone: string): string {
   if (!value) return 'Never';
   const date = typeof value === 'string' ? new Date(value) : value;
   return dateTimeFormat('date', timeZone).format(date);

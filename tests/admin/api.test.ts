@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, users } from '../../src/db/schema';
+import { auditLog, userPreferences, users } from '../../src/db/schema';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { lastMailTo, login, PASSWORD, registerAndVerify, userByEmail } from '../auth/helpers';
@@ -190,5 +190,18 @@ describe('rejected user sessions', () => {
     await t.app.request(`/api/admin/reject-user/${victim.id}`, jsonRequest('POST', undefined, admin.cookie));
     await t.db.update(users).set({ accountStatus: 'active' }).where(eq(users.id, victim.id));
     expect((await t.app.request('/api/auth/user', { headers: { Cookie: victim.cookie } })).status).toBe(401);
+  });
+});
+
+describe('/admin/approval in the admin\'s timezone', () => {
+  it('the Requested tooltip is the request time in the admin\'s saved timezone, not a raw ISO string', async () => {
+    const sydneyAdmin = await createSignedInUser(t.db, { role: 'admin' });
+    await t.db.insert(userPreferences).values({ userId: sydneyAdmin.id, timezone: 'Australia/Sydney' });
+    // 14:15 UTC on 20 Nov is 1:15 am on 21 Nov in Sydney (AEDT, UTC+11).
+    const [pending] = await t.db.insert(users).values({ email: 'tz-pending@example.com', accountStatus: 'pending_approval', createdAt: new Date('2026-11-20T14:15:00Z') }).returning();
+    const html = await (await t.app.request('/admin/approval', { headers: { Cookie: sydneyAdmin.cookie } })).text();
+    expect(html).toContain('title="21 Nov 2026, 1:15 am"');
+    expect(html).not.toContain('2026-11-20T14:15:00.000Z');
+    await t.db.delete(users).where(eq(users.id, pending.id));
   });
 });

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryActions } from '../../src/ai/constants';
-import { aiInteractions } from '../../src/db/schema';
-import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
+import { aiInteractions, healthChecks, userPreferences } from '../../src/db/schema';
+import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { seedInventory } from './seed';
 
@@ -218,5 +218,26 @@ describe('POST /api/ai/ask-stream', () => {
     expect(done.suggestedActions).toContain('List all server IPs');
     const [row] = await ctx.db.select().from(aiInteractions).where(eq(aiInteractions.id, done.interactionId!));
     expect(row.response).toBe(done.fullResponse);
+  });
+});
+
+describe('Ops AI answers in the asker\'s timezone', () => {
+  it('gives health-check times in the saved timezone, naming it (JSON answer and the no-JS /ai page)', async () => {
+    const perth = await createSignedInUser(ctx.db);
+    await ctx.db.insert(userPreferences).values({ userId: perth.id, timezone: 'Australia/Perth' });
+    // 17:30 UTC on 20 Nov is 1:30 am on 21 Nov in Perth (UTC+8).
+    await ctx.db.insert(healthChecks).values({ serverId: seed.servers['MEL-DB-01'], status: 'maintenance', checkedAt: new Date('2026-11-20T17:30:00Z') });
+    const query = 'What is going on with MEL-DB-01?';
+    const res = await ctx.app.request('/api/ai/ask', jsonRequest('POST', { query, conversationHistory: [] }, perth.cookie));
+    const { response } = (await res.json()) as { response: string };
+    expect(response).toContain('21 Nov 2026, 1:30 am (Australia/Perth)');
+    expect(response).not.toContain('UTC');
+
+    const page = await ctx.app.request('/ai', {
+      method: 'POST',
+      headers: { Cookie: perth.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ query }).toString(),
+    });
+    expect(await page.text()).toContain('21 Nov 2026, 1:30 am (Australia/Perth)');
   });
 });

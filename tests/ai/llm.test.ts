@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aiInteractions } from '../../src/db/schema';
+import { aiInteractions, servers, userPreferences } from '../../src/db/schema';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { startFakeOpenAI } from './fake-openai';
@@ -93,6 +93,20 @@ describe('LLM engine against a local OpenAI-compatible server', () => {
     const plain = await broken.app.request('/api/ai/ask', jsonRequest('POST', { query: 'hi' }, u.cookie));
     expect(plain.status).toBe(500);
     await broken.close();
+  });
+
+  it('tells the model the asker\'s timezone and hands it tool results with times already in it', async () => {
+    const perth = await createSignedInUser(ctx.db);
+    await ctx.db.insert(userPreferences).values({ userId: perth.id, timezone: 'Australia/Perth' });
+    await ctx.db.update(servers).set({ lastHealthCheck: new Date('2026-11-20T17:30:00Z') }).where(eq(servers.id, seed.servers['AUB-POS-01']));
+    fake.requests.length = 0;
+    const res = await ctx.app.request('/api/ai/ask', jsonRequest('POST', { query: 'Which servers are in Auburn?' }, perth.cookie));
+    expect(res.status).toBe(200);
+    const messages = fake.requests[1].body.messages;
+    expect(messages[0].content).toContain("The user's timezone is Australia/Perth.");
+    const envelope = JSON.parse(messages.find((m) => m.role === 'tool')!.content!);
+    const pos = envelope.untrusted_data.find((s: { name: string }) => s.name === 'AUB-POS-01');
+    expect(pos.lastHealthCheck).toBe('21 Nov 2026, 1:30 am (Australia/Perth)');
   });
 
   it('writing tools use structured output checked by zod (category normalised; invalid reply → built-in)', async () => {

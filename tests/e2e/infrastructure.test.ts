@@ -2,7 +2,7 @@ import { createServer, type AddressInfo, type Server as NetServer } from 'node:n
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { healthChecks, servers } from '../../src/db/schema';
+import { healthChecks, servers, userPreferences } from '../../src/db/schema';
 import { hasBrowser, launchBrowser } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser } from '../helpers/users';
@@ -37,9 +37,11 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
   beforeAll(async () => {
     app = await startApp();
     const user = await createSignedInUser(app.db);
+    await app.db.insert(userPreferences).values({ userId: user.id, timezone: 'Australia/Sydney' });
     const [name, value] = user.cookie.split('=');
     browser = await launchBrowser();
-    context = await browser.newContext();
+    // The browser's own timezone is neither UTC nor the saved one: the table must use the saved one.
+    context = await browser.newContext({ timezoneId: 'America/New_York' });
     await context.addCookies([{ name, value, url: app.url }]);
     listener = createServer((s) => s.end());
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
@@ -207,10 +209,11 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     await page.close();
   });
 
-  it('hydrated every page above without errors or warnings (uptime fallback to the last check included)', async () => {
-    await addServer({ name: 'zz-checked', uptime: 0, lastHealthCheck: new Date('2026-11-20T10:15:00Z') });
+  it('hydrated every page above without errors or warnings (uptime fallback to the last check, in the saved timezone)', async () => {
+    // 14:15 UTC on 20 Nov is 1:15 am on 21 Nov in Sydney (AEDT, UTC+11) and 9:15 am on 20 Nov in New York.
+    await addServer({ name: 'zz-checked', uptime: 0, lastHealthCheck: new Date('2026-11-20T14:15:00Z') });
     const page = await openTable('?q=zz-checked');
-    expect(await page.locator('td[data-column="uptime"]').textContent()).toMatch(/2026/);
+    expect(await page.locator('td[data-column="uptime"]').textContent()).toBe('21 Nov 2026, 1:15 am');
     await page.close();
     expect(problems).toEqual([]);
   });

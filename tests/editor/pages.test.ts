@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userPreferences } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
 import { pageWeight } from '../bench/measure';
 import { createTestApp, testBuildDir, type TestContext } from '../helpers/app';
@@ -62,6 +63,12 @@ describe('editor pages', () => {
     expect((await get(`/documents/${item.id}/edit`)).status).toBe(404); // a knowledge item is not a document
     const doc = await createItem(ctx.db, 'documents', { title: 'Runbook', content: 'x' }, user.id);
     expect(await (await get(`/documents/${doc.id}/edit`)).text()).toContain('>Edit Document</h1>');
+  });
+
+  it('hands the island the user\'s saved timezone (the draft banner formats in it, not in the browser\'s)', async () => {
+    const perth = await createSignedInUser(ctx.db);
+    await ctx.db.insert(userPreferences).values({ userId: perth.id, timezone: 'Australia/Perth' });
+    expect(islandProps(await (await get('/documents/new', perth.cookie)).text()).timeZone).toBe('Australia/Perth');
   });
 
   it('links the editor stylesheet, preloads only the small island chunk, never the rich editor', async () => {

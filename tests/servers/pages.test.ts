@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documents, healthChecks, servers } from '../../src/db/schema';
+import { documents, healthChecks, servers, userPreferences } from '../../src/db/schema';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -129,5 +129,20 @@ describe('/infrastructure/{id}', () => {
     expect(un.status).toBe(303);
     const res = await t.app.request(`/api/servers/${prod.id}/documents`, jsonRequest('GET', undefined, user.cookie));
     expect(await res.json()).toEqual([]);
+  });
+});
+
+describe('/infrastructure in the user\'s timezone', () => {
+  it('renders the uptime fallback (last check) in the saved timezone and hands it to the island', async () => {
+    const sydney = await createSignedInUser(t.db);
+    await t.db.insert(userPreferences).values({ userId: sydney.id, timezone: 'Australia/Sydney' });
+    // 14:15 UTC on 20 Nov is 1:15 am on 21 Nov in Sydney (AEDT, UTC+11).
+    await t.db.insert(servers).values({ name: 'tz-checked', uptime: 0, lastHealthCheck: new Date('2026-11-20T14:15:00Z') });
+    const res = await t.app.request('/infrastructure?q=tz-checked', { headers: { Cookie: sydney.cookie } });
+    const html = await res.text();
+    expect(html).toContain('21 Nov 2026, 1:15 am');
+    expect(html).not.toContain('20 Nov 2026, 2:15 pm');
+    const props = JSON.parse(/data-props="([^"]*)"/.exec(html)![1].replaceAll('&quot;', '"').replaceAll('&amp;', '&'));
+    expect(props.timeZone).toBe('Australia/Sydney');
   });
 });

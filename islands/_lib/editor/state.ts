@@ -14,6 +14,8 @@ export type DocumentEditorProps = {
   /** Where Cancel and Save lead. */
   listUrl: string;
   item: EditorItem | null;
+  /** The user's saved timezone, for the times the editor shows. */
+  timeZone: string;
 };
 
 /** Everything the user edits. */

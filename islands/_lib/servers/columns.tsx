@@ -24,8 +24,8 @@ function Usage({ value }: { value: number }) {
   );
 }
 
-/** The server table's columns (ids = spec §9 column keys). */
-export function serverColumns(actions: RowActions, docCounts: Record<string, number>): ColumnDef<Server>[] {
+/** The server table's columns (ids = spec §9 column keys); times in the user's timezone. */
+export function serverColumns(actions: RowActions, docCounts: Record<string, number>, timeZone: string): ColumnDef<Server>[] {
   return [
     {
       id: 'server',
@@ -61,7 +61,7 @@ export function serverColumns(actions: RowActions, docCounts: Record<string, num
       id: 'uptime',
       header: 'Uptime',
       accessorFn: (s) => s.uptime ?? 0,
-      cell: ({ row: { original: s } }) => uptimeText(s, (iso) => formatDateTime(iso)),
+      cell: ({ row: { original: s } }) => uptimeText(s, (iso) => formatDateTime(iso, timeZone)),
     },
     { id: 'os', header: 'OS', accessorFn: (s) => s.operatingSystem ?? '', cell: ({ row }) => text(row.original.operatingSystem) },
     { id: 'serverType', header: 'Type', accessorFn: (s) => s.serverType ?? '', cell: ({ row }) => text(row.original.serverType) },

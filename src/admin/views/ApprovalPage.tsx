@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import { Badge, Banner, Card, DialogHeader, EmptyState } from '../../ui/components';
-import { relativeTime } from '../../ui/format';
+import { formatDateTime, relativeTime } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { roleLabel } from '../../ui/Sidebar';
 import type { PendingUser } from '../service';
@@ -37,7 +37,7 @@ function ConfirmDialog({ user, decision }: { user: PendingUser; decision: 'appro
   );
 }
 
-function PendingRow({ user, now }: { user: PendingUser; now: Date }) {
+function PendingRow({ user, now, timeZone }: { user: PendingUser; now: Date; timeZone: string }) {
   return (
     <tr>
       <td>
@@ -50,7 +50,7 @@ function PendingRow({ user, now }: { user: PendingUser; now: Date }) {
       <td>
         <Badge outline>{providerLabel(user.authProvider)}</Badge>
       </td>
-      <td title={user.createdAt}>{relativeTime(user.createdAt, now)}</td>
+      <td title={formatDateTime(user.createdAt, timeZone)}>{relativeTime(user.createdAt, now)}</td>
       <td>
         <div className="row approval-status">
           <Badge colour="yellow">Pending</Badge>
@@ -73,8 +73,8 @@ function PendingRow({ user, now }: { user: PendingUser; now: Date }) {
   );
 }
 
-/** The list region (count, table or "All caught up!", dialogs); htmx swaps it after each decision. */
-export function PendingUsersRegion({ users, now = new Date(), banner }: { users: PendingUser[]; now?: Date; banner?: { variant: 'success' | 'error'; text: string } | null }) {
+/** The list region (count, table or "All caught up!", dialogs); htmx swaps it after each decision. Times in the admin's timezone. */
+export function PendingUsersRegion({ users, timeZone, now = new Date(), banner }: { users: PendingUser[]; timeZone: string; now?: Date; banner?: { variant: 'success' | 'error'; text: string } | null }) {
   const count = users.length;
   return (
     <div id="pending-users" className="stack approval">
@@ -97,7 +97,7 @@ export function PendingUsersRegion({ users, now = new Date(), banner }: { users:
               </thead>
               <tbody>
                 {users.map((u) => (
-                  <PendingRow key={u.id} user={u} now={now} />
+                  <PendingRow key={u.id} user={u} now={now} timeZone={timeZone} />
                 ))}
               </tbody>
             </table>

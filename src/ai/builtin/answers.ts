@@ -12,7 +12,8 @@ export interface Drafted {
   tools: ToolUse[];
 }
 
-type Run = (db: Db, used: ToolUse[]) => Promise<string>;
+/** Looks up and writes one answer; times in `timeZone` (the asker's). */
+type Run = (db: Db, used: ToolUse[], timeZone: string) => Promise<string>;
 
 const MAX_ROWS = 50;
 
@@ -45,17 +46,17 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
   help: () => async () =>
     "I answer from Ops Hub's own data: the server inventory and its health checks, the knowledge base and documents, the team directory and the audit log. Try asking which servers are in a location, the status of active servers, recent issues, or for documentation on a topic.",
 
-  server: ({ name }) => async (db, used) => {
+  server: ({ name }) => async (db, used, timeZone) => {
     const s = await use(used, 'get_server', { name }, tools.getServer(db, name));
     if (!s) return `I couldn't find a server named "${esc(name)}".`;
     const facts = [
       ['Status', s.status], ['Environment', s.environment], ['IP address', s.ipAddress], ['Hostname', s.hostname],
       ['Location', s.serverLocation], ['Network zone', s.network], ['Domain', s.domain], ['Operating system', s.operatingSystem],
       ['Function', fn(s)], ['Team owner', s.teamOwner], ['Key contacts', s.keyContacts],
-      ['CPU / memory', `${Math.round(s.cpuUsage)}% / ${Math.round(s.memoryUsage)}%`], ['Last health check', when(s.lastHealthCheck)],
+      ['CPU / memory', `${Math.round(s.cpuUsage)}% / ${Math.round(s.memoryUsage)}%`], ['Last health check', when(s.lastHealthCheck, timeZone)],
     ];
     const checks = s.healthChecks.length
-      ? `\n\n**Last health checks**\n\n${table(['Checked', 'Status', 'Latency', 'Error'], s.healthChecks.map((h) => [when(h.checkedAt), esc(h.status), h.latencyMs === null ? '—' : `${h.latencyMs} ms`, esc(h.error)]))}`
+      ? `\n\n**Last health checks**\n\n${table(['Checked', 'Status', 'Latency', 'Error'], s.healthChecks.map((h) => [when(h.checkedAt, timeZone), esc(h.status), h.latencyMs === null ? '—' : `${h.latencyMs} ms`, esc(h.error)]))}`
       : '\n\nNo health checks have been recorded for it yet.';
     return `**${link(s.name, s.link)}**\n\n${facts.map(([k, v]) => `- **${k}:** ${esc(v)}`).join('\n')}${checks}`;
   },
@@ -70,16 +71,16 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
     )}\n\nSee the [Team](/team) page for everyone.`;
   },
 
-  logs: () => async (db, used) => {
+  logs: () => async (db, used, timeZone) => {
     const rows = await use(used, 'recent_audit_events', { limit: 15 }, tools.recentAuditEvents(db, 15));
     if (!rows.length) return 'No system events have been recorded yet.';
     return `The ${plural(rows.length, 'most recent system event')}:\n\n${table(
       ['When', 'Action', 'Entity', 'By'],
-      rows.map((e) => [when(e.createdAt), esc(e.action), esc(`${e.entityType}${e.entityId ? ` ${e.entityId}` : ''}`), esc(e.actor ?? 'system')]),
+      rows.map((e) => [when(e.createdAt, timeZone), esc(e.action), esc(`${e.entityType}${e.entityId ? ` ${e.entityId}` : ''}`), esc(e.actor ?? 'system')]),
     )}`;
   },
 
-  issues: () => async (db, used) => {
+  issues: () => async (db, used, timeZone) => {
     const problems = await use(used, 'recent_health_problems', { limit: 10 }, tools.recentHealthProblems(db, 10));
     const current = await use(used, 'search_servers', { status: ['offline', 'warning'] }, tools.searchServers(db, { status: ['offline', 'warning'] }));
     const parts: string[] = [];
@@ -92,7 +93,7 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
       problems.length
         ? `**Recent health-check problems** (newest first):\n\n${table(
             ['Checked', 'Server', 'Status', 'Was', 'Error'],
-            problems.map((p) => [when(p.checkedAt), link(p.serverName, p.link), esc(p.status), esc(p.previousStatus), esc(p.error)]),
+            problems.map((p) => [when(p.checkedAt, timeZone), link(p.serverName, p.link), esc(p.status), esc(p.previousStatus), esc(p.error)]),
           )}`
         : 'No health check has found a server offline or in warning recently.',
     );
@@ -161,7 +162,7 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
     )}${missing ? `\n\n${plural(missing, 'server has', 'servers have')} no IP address recorded.` : ''}`;
   },
 
-  status: ({ statuses, activeOnly }) => async (db, used) => {
+  status: ({ statuses, activeOnly }) => async (db, used, timeZone) => {
     const all = await use(used, 'search_servers', {}, tools.searchServers(db, { limit: 500 }));
     if (!all.length) return NO_SERVERS;
     const counts = groupBy(all, (s) => s.status).map(([st, l]) => `**${esc(st)}**: ${l.length}`).join(', ');
@@ -171,7 +172,7 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
     if (!rows.length) return `Status of ${plural(all.length, 'server')}: ${counts}.\n\n${label}: none.`;
     return `Status of ${plural(all.length, 'server')}: ${counts}.\n\n**${label}** (${rows.length}):\n\n${table(
       ['Server', 'Status', 'Environment', 'CPU', 'Memory', 'Last check'],
-      rows.slice(0, MAX_ROWS).map((s) => [link(s.name, s.link), esc(s.status), esc(s.environment), `${Math.round(s.cpuUsage)}%`, `${Math.round(s.memoryUsage)}%`, when(s.lastHealthCheck)]),
+      rows.slice(0, MAX_ROWS).map((s) => [link(s.name, s.link), esc(s.status), esc(s.environment), `${Math.round(s.cpuUsage)}%`, `${Math.round(s.memoryUsage)}%`, when(s.lastHealthCheck, timeZone)]),
     )}`;
   },
 
@@ -183,9 +184,9 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
     return `Found ${plural(rows.length, `${what ? `${what} ` : ''}server`)}:\n\n${serverTable(rows)}`;
   },
 
-  unknown: ({ terms }) => async (db, used) => {
+  unknown: ({ terms }) => async (db, used, timeZone) => {
     if (terms) {
-      const docs = await runners.docs({ kind: 'docs', terms })(db, used);
+      const docs = await runners.docs({ kind: 'docs', terms })(db, used, timeZone);
       if (!docs.startsWith("I couldn't")) return docs;
       const servers = await use(used, 'search_servers', { text: terms }, tools.searchServers(db, { text: terms.split(' ')[0] }));
       if (servers.length) return `Servers matching "${esc(terms)}":\n\n${serverTable(servers)}`;
@@ -194,10 +195,10 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
   },
 };
 
-/** Looks up what the intent needs and drafts the markdown answer. */
-export async function draftAnswer(db: Db, intent: Intent): Promise<Drafted> {
+/** Looks up what the intent needs and drafts the markdown answer, times in `timeZone`. */
+export async function draftAnswer(db: Db, intent: Intent, timeZone: string): Promise<Drafted> {
   const used: ToolUse[] = [];
   const run = (runners[intent.kind] as (i: Intent) => Run)(intent);
-  const text = await run(db, used);
+  const text = await run(db, used, timeZone);
   return { text, tools: used };
 }

@@ -39,10 +39,10 @@ export function builtinEngine(opts: { chunkDelayMs?: number } = {}): Engine {
   const delay = opts.chunkDelayMs ?? 12;
   return {
     name: 'builtin',
-    async answer(db: Db, input: AskInput, emit, signal) {
+    async answer(db: Db, input: AskInput, asker, emit, signal) {
       const names = (await serverNames(db)).map((s) => s.name);
       const intent = detectIntent(input.query, names);
-      const { text, tools } = await draftAnswer(db, intent);
+      const { text, tools } = await draftAnswer(db, intent, asker.timeZone);
       if (!emit) return { response: text, suggestedActions: suggestionsFor(intent.kind, /\bpos\b/i.test(input.query)), toolsUsed: tools };
       // Stream at a readable pace, but never for much longer than a second whatever the length.
       const parts = pieces(text, Math.max(24, Math.ceil(text.length / 80)));

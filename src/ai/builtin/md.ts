@@ -1,3 +1,5 @@
+import { formatDateTime } from '../../ui/format';
+
 /** Markdown building helpers for the built-in engine; every data value is escaped so it stays data. */
 
 /** Escapes text for inline markdown (no links, emphasis, HTML or table breaks can come from data). */
@@ -19,10 +21,13 @@ export function table(headers: string[], rows: string[][]): string {
   return [head, rule, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-/** "2026-11-22 08:05 UTC". */
-export function when(iso: string | null | undefined): string {
+/**
+ * A time in the asker's timezone, naming it: "22 Nov 2026, 7:05 pm (Australia/Sydney)". Safe in markdown as is:
+ * Intl accepts only IANA names (letters, digits, / _ + -), so the zone carries no markup.
+ */
+export function when(iso: string | null | undefined, timeZone: string): string {
   if (!iso) return 'never';
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `${formatDateTime(iso, timeZone)} (${timeZone})`;
 }
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

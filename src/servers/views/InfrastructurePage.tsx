@@ -10,6 +10,8 @@ export interface InfrastructurePageProps {
   filters: { q: string; environment: string; status: string };
   highlightId: string | null;
   openCreate: boolean;
+  /** The user's timezone, for the times in the table. */
+  timeZone: string;
 }
 
 /** /infrastructure: the server table island, rendered on the server first (filters work as a GET form). */
