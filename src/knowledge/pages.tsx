@@ -5,6 +5,7 @@ import { requirePageUser } from '../http/session';
 import { readState, renderResults, spacePath, wantsResults } from './results';
 import type { Space } from './schemas';
 import { deletePages } from './delete-pages';
+import { deletedPages } from './deleted-pages';
 import { getItem, listCategories } from './service';
 import { ListPage } from './views/KnowledgePage';
 import { listUrl } from './views/urls';
@@ -42,6 +43,7 @@ async function listPage(c: Context<AppEnv>, space: Space) {
       autoCreateOpen={c.req.query('autocreate') === 'true'}
       notice={notice}
       replaceUrl={cleaned}
+      admin={c.var.user!.role === 'admin'}
     />
   );
   return space === 'knowledge'
@@ -64,5 +66,6 @@ export function knowledgePages() {
     return listPage(c, 'documents');
   });
   app.route('/', deletePages());
+  app.route('/', deletedPages());
   return app;
 }

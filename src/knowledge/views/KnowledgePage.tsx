@@ -43,6 +43,8 @@ export interface ListPageProps {
   notice?: { variant: 'success' | 'error'; text: string };
   /** The clean address after a deep link or a notice (boot.js replaces the URL with it). */
   replaceUrl?: string;
+  /** Admins get a link to the deleted items (restorable). */
+  admin?: boolean;
 }
 
 /** /knowledge-base and /documents: filters, create action, the swappable results, the delete dialog. */
@@ -61,6 +63,11 @@ export function ListPage(props: ListPageProps) {
           searchLabel={props.knowledge ? 'Search knowledge base' : 'Search documents'}
         />
         <span className="spacer" />
+        {props.admin && (
+          <a className="btn btn--ghost" href={`${props.path}/deleted`}>
+            Deleted items
+          </a>
+        )}
         {props.knowledge ? (
           <CreateMenu />
         ) : (

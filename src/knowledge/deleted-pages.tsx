@@ -1,0 +1,54 @@
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../app-env';
+import { forbidden } from '../http/errors';
+import { requirePageUser } from '../http/session';
+import { DELETED_ROWS, listDeleted, undeleteItem } from './deleted';
+import { spacePath } from './results';
+import type { Space } from './schemas';
+import { getItem } from './service';
+import { DeletedPage } from './views/DeletedPage';
+
+/** Deleted items are an admin's to bring back. */
+function requireAdminPage(c: Context<AppEnv>): void {
+  if (c.var.user!.role !== 'admin') throw forbidden('You do not have permission to access this page.');
+}
+
+/** Where a restored item opens: a knowledge item in its preview, a document in its editor. */
+const openHref = (space: Space, id: string) => (space === 'knowledge' ? `/knowledge-base?doc=${id}` : `/documents/${id}/edit`);
+
+/** GET {path}/deleted (the list), POST {path}/{id}/undelete (restore, then the list saying so). */
+function spaceDeletedPages(space: Space) {
+  const app = new Hono<AppEnv>();
+  const path = spacePath(space);
+  app.get(`${path}/deleted`, requirePageUser(), async (c) => {
+    requireAdminPage(c);
+    const { db } = c.var.deps;
+    const restoredId = c.req.query('restored');
+    const restored = restoredId ? await getItem(db, space, restoredId) : null;
+    return c.render(
+      <DeletedPage
+        path={path}
+        items={await listDeleted(db, space)}
+        limit={DELETED_ROWS}
+        timeZone={c.var.user!.timezone}
+        now={new Date()}
+        restored={restored ? { title: restored.title, href: openHref(space, restored.id) } : undefined}
+      />,
+      { title: space === 'knowledge' ? 'Deleted knowledge items' : 'Deleted documents', subtitle: 'Restore items that were deleted' },
+    );
+  });
+  app.post(`${path}/:id/undelete`, requirePageUser(), async (c) => {
+    requireAdminPage(c);
+    const item = await undeleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user!.id);
+    return c.redirect(`${path}/deleted?restored=${item.id}`, 303);
+  });
+  return app;
+}
+
+/** The admins' Deleted items screens of both spaces. */
+export function deletedPages() {
+  const app = new Hono<AppEnv>();
+  app.route('/', spaceDeletedPages('knowledge'));
+  app.route('/', spaceDeletedPages('documents'));
+  return app;
+}
