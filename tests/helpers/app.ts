@@ -10,7 +10,8 @@ import { loadAssets } from '../../src/ui/assets';
 import { createTestDatabase } from './db';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
-export const testBuildDir = path.resolve(import.meta.dirname, '../.build');
+/** This run's asset build (tests/helpers/global-setup.ts). */
+export const testBuildDir = process.env.TEST_BUILD_DIR ?? path.resolve(import.meta.dirname, '../.build');
 
 export interface TestContext {
   app: ReturnType<typeof createApp>;
