@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Item, TemplateType } from '../src/knowledge/schemas';
 import { formatDateTime } from '../src/ui/format';
 import { AiFieldButton } from './_lib/editor/AiButton';
@@ -6,7 +6,7 @@ import { enhanceContent } from './_lib/editor/ai';
 import { BuildFormView } from './_lib/editor/BuildFormView';
 import { ConflictBanner, TheirsPanel } from './_lib/editor/ConflictPanel';
 import { ContentEditor } from './_lib/editor/ContentEditor';
-import { clearDraft, draftKey, loadDraft, saveDraft } from './_lib/editor/drafts';
+import { draftKey, draftStore, warnBeforeLeaving } from './_lib/editor/drafts';
 import type { FormModel } from './_lib/editor/forms';
 import { HowToFormView } from './_lib/editor/HowToFormView';
 import { TextField } from './_lib/editor/ListField';
@@ -20,9 +20,9 @@ import VersionHistory from './VersionHistory';
 export type { DocumentEditorProps } from './_lib/editor/state';
 
 /** The document editor: fields, markdown or form content, Preview, AI, images, drafts, versions and conflicts. */
-export default function DocumentEditor({ base, kind, listUrl, item, timeZone }: DocumentEditorProps) {
+export default function DocumentEditor({ base, kind, listUrl, item, timeZone, autoSave }: DocumentEditorProps) {
   const knowledge = base === '/api/knowledge-base';
-  const key = draftKey(base, item?.id ?? null, kind);
+  const drafts = useMemo(() => draftStore(draftKey(base, item?.id ?? null, kind), autoSave), []);
   const [fields, setFields] = useState<Fields>(() => initialFields(item, kind));
   const [version, setVersion] = useState<number | null>(item?.version ?? null);
   const [mode, setMode] = useState<'edit' | 'preview'>('edit');
@@ -35,9 +35,9 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone }: 
   const dirty = useRef(false);
   const pristine = useRef(initialFields(null, kind).content);
 
-  // A draft left by an earlier visit (applied after hydration, so the server HTML matches).
+  // A draft left by an earlier visit (applied after hydration, so the server HTML matches); none with auto-save off.
   useEffect(() => {
-    const draft = loadDraft(key);
+    const draft = drafts.load();
     if (!draft) return;
     setFields(draft.fields as unknown as Fields);
     if (item && draft.baseVersion) setVersion(draft.baseVersion);
@@ -48,9 +48,12 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone }: 
 
   useEffect(() => {
     if (!dirty.current) return;
-    const t = setTimeout(() => dirty.current && saveDraft(key, { fields: fields as never, baseVersion: version, savedAt: new Date().toISOString() }), 250);
+    const t = setTimeout(() => dirty.current && drafts.save({ fields: fields as never, baseVersion: version, savedAt: new Date().toISOString() }), 250);
     return () => clearTimeout(t);
   }, [fields, version]);
+
+  // With auto-save off nothing keeps the changes, so leaving with unsaved ones asks first.
+  useEffect(() => (autoSave ? undefined : warnBeforeLeaving(() => dirty.current)), []);
 
   const change = (patch: Partial<Fields> | ((f: Fields) => Fields)) => {
     dirty.current = true;
@@ -71,7 +74,7 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone }: 
   };
 
   function loadItem(saved: EditorItem) {
-    clearDraft(key);
+    drafts.clear();
     dirty.current = false;
     setFields(fieldsFromItem(saved));
     setVersion(saved.version);
@@ -83,11 +86,17 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone }: 
 
   function discardDraft() {
     if (item) return loadItem(item);
-    clearDraft(key);
+    drafts.clear();
     dirty.current = false;
     setFields(initialFields(null, kind));
     setRevision((r) => r + 1);
     setRestoredDraft(null);
+  }
+
+  /** Cancel discards the changes: no draft kept, no leave warning. */
+  function cancel() {
+    drafts.clear();
+    dirty.current = false;
   }
 
   async function save() {
@@ -95,7 +104,7 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone }: 
     const result = await saveItem(base, item?.id ?? null, payloadOf(fields, item ? version : null));
     setSaving(false);
     if (result.ok) {
-      clearDraft(key);
+      drafts.clear();
       dirty.current = false;
       toast('Success', `${fields.title.trim()} was saved (version ${result.item.version}).`);
       const next = knowledge ? `/knowledge-base?doc=${result.item.id}` : listUrl;
@@ -141,7 +150,7 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone }: 
           {enhancing ? 'Enhancing…' : 'Enhance with AI'}
         </button>
         {item && <VersionHistory base={base} id={item.id} currentVersion={version ?? item.version} onRestored={(restored: Item) => loadItem(restored as unknown as EditorItem)} />}
-        <a className="btn btn--secondary btn--sm" href={listUrl} onClick={() => clearDraft(key)}>
+        <a className="btn btn--secondary btn--sm" href={listUrl} onClick={cancel}>
           Cancel
         </a>
         <button type="button" className="btn btn--primary btn--sm" disabled={!canSave} onClick={() => void save()}>

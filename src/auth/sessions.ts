@@ -17,6 +17,10 @@ export interface CurrentUser {
   profileImageUrl: string | null;
   theme: 'light' | 'dark' | 'system';
   timezone: string;
+  /** Settings › Compact view: every page renders denser (a class on <html>, set on the server). */
+  compactView: boolean;
+  /** Settings › Auto-save documents: the editor keeps an unsaved draft in the browser. */
+  autoSave: boolean;
 }
 
 /** Starts a session for an active user; returns the cookie token (only its hash is stored). */
@@ -41,6 +45,8 @@ function buildSessionQuery(db: Db) {
       expire: sessions.expire,
       theme: userPreferences.theme,
       timezone: userPreferences.timezone,
+      compactView: userPreferences.compactView,
+      autoSave: userPreferences.autoSave,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -63,8 +69,10 @@ export async function findSessionUser(db: Db, token: string): Promise<{ user: Cu
   if (fresh.getTime() - row.expire.getTime() > SLIDE_AFTER_MS) {
     await db.update(sessions).set({ expire: fresh }).where(eq(sessions.sid, sid));
   }
-  const { accountStatus: _status, expire: _expire, theme, timezone, ...user } = row;
-  return { user: { ...user, theme: theme ?? 'system', timezone: timezone ?? 'Australia/Sydney' }, sid };
+  const { accountStatus: _status, expire: _expire, theme, timezone, compactView, autoSave, ...user } = row;
+  // No preferences row yet means the defaults (spec: theme system, auto-save on, compact view off).
+  const prefs = { theme: theme ?? 'system', timezone: timezone ?? 'Australia/Sydney', compactView: compactView ?? false, autoSave: autoSave ?? true };
+  return { user: { ...user, ...prefs }, sid };
 }
 
 /** Ends one session. */

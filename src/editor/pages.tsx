@@ -19,7 +19,9 @@ function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: Item |
   const { title, subtitle } = editorHeading(kind, !item);
   const listUrl = space === 'knowledge' ? '/knowledge-base' : '/documents';
   c.header('Cache-Control', 'no-store');
-  return c.render(<EditorPage base={spaceBase[space]} kind={kind} listUrl={listUrl} item={item ? editorItem(item) : null} timeZone={c.var.user!.timezone} />, { title, subtitle });
+  const { timezone, autoSave } = c.var.user!;
+  const page = <EditorPage base={spaceBase[space]} kind={kind} listUrl={listUrl} item={item ? editorItem(item) : null} timeZone={timezone} autoSave={autoSave} />;
+  return c.render(page, { title, subtitle });
 }
 
 async function load(c: Context<AppEnv>, space: Space): Promise<Item> {

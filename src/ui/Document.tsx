@@ -6,6 +6,8 @@ export interface DocumentProps {
   assets: Assets;
   /** light | dark forces a theme; system (default) follows the OS. Set on the server so nothing flashes. */
   theme?: 'light' | 'dark' | 'system';
+  /** Settings › Compact view: `compact` on <html> makes app.css denser; set on the server so nothing jumps. */
+  compact?: boolean;
   bodyClass?: string;
   children: ReactNode;
 }
@@ -14,9 +16,9 @@ export interface DocumentProps {
 const htmxConfig = JSON.stringify({ allowEval: false, includeIndicatorStyles: false, historyCacheSize: 0, defaultSwapStyle: 'innerHTML' });
 
 /** The HTML document around every page: our stylesheet, htmx and boot.js; no inline script. */
-export function Document({ title, assets, theme = 'system', bodyClass, children }: DocumentProps) {
+export function Document({ title, assets, theme = 'system', compact, bodyClass, children }: DocumentProps) {
   return (
-    <html lang="en" data-theme={theme === 'system' ? undefined : theme}>
+    <html lang="en" data-theme={theme === 'system' ? undefined : theme} className={compact ? 'compact' : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

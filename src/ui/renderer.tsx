@@ -28,7 +28,7 @@ export const SIDEBAR_COOKIE = 'sidebar';
 function Page({ c, children, title, subtitle, bare }: PageProps & { c: Context<AppEnv>; children: ReactNode }) {
   const { user, deps } = c.var;
   return (
-    <Document title={title} assets={deps.assets} theme={user?.theme}>
+    <Document title={title} assets={deps.assets} theme={user?.theme} compact={user?.compactView}>
       {user && !bare ? (
         <Shell
           user={user}

@@ -71,6 +71,13 @@ describe('editor pages', () => {
     expect(islandProps(await (await get('/documents/new', perth.cookie)).text()).timeZone).toBe('Australia/Perth');
   });
 
+  it('hands the island the user\'s Auto-save documents setting (on by default)', async () => {
+    expect(islandProps(await (await get('/documents/new')).text()).autoSave).toBe(true);
+    const manual = await createSignedInUser(ctx.db);
+    await ctx.db.insert(userPreferences).values({ userId: manual.id, autoSave: false });
+    expect(islandProps(await (await get('/documents/new', manual.cookie)).text()).autoSave).toBe(false);
+  });
+
   it('links the editor stylesheet, preloads only the small island chunk, never the rich editor', async () => {
     const html = await (await get('/documents/new')).text();
     const manifest = JSON.parse(readFileSync(path.join(testBuildDir, 'manifest.json'), 'utf8'));

@@ -16,6 +16,8 @@ const user: CurrentUser = {
   profileImageUrl: null,
   theme: 'system',
   timezone: 'UTC',
+  compactView: false,
+  autoSave: true,
 };
 
 const assets = loadAssets(testBuildDir);

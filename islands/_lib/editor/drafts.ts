@@ -41,3 +41,33 @@ export function clearDraft(key: string): void {
     /* ignore */
   }
 }
+
+/** The editor's drafts for one key. */
+export interface DraftStore {
+  load(): Draft | null;
+  save(draft: Draft): void;
+  clear(): void;
+}
+
+const noDrafts: DraftStore = { load: () => null, save: () => {}, clear: () => {} };
+
+/**
+ * Browser storage with Settings › Auto-save documents on. With it off the editor leaves storage alone:
+ * it writes no draft, offers none kept earlier and removes none, so an old draft is still there (and offered)
+ * once auto-save is back on; the editor warns before leaving with unsaved changes instead.
+ */
+export function draftStore(key: string, autoSave: boolean): DraftStore {
+  if (!autoSave) return noDrafts;
+  return { load: () => loadDraft(key), save: (draft) => saveDraft(key, draft), clear: () => clearDraft(key) };
+}
+
+/** Makes the browser ask before leaving the page while `dirty()` says there are unsaved changes; returns the undo. */
+export function warnBeforeLeaving(dirty: () => boolean): () => void {
+  const onBeforeUnload = (e: BeforeUnloadEvent) => {
+    if (!dirty()) return;
+    e.preventDefault();
+    e.returnValue = ''; // older browsers ask only when returnValue is set
+  };
+  window.addEventListener('beforeunload', onBeforeUnload);
+  return () => window.removeEventListener('beforeunload', onBeforeUnload);
+}

@@ -16,6 +16,8 @@ export type DocumentEditorProps = {
   item: EditorItem | null;
   /** The user's saved timezone, for the times the editor shows. */
   timeZone: string;
+  /** Settings › Auto-save documents: keep an unsaved draft in this browser (on), or warn before leaving (off). */
+  autoSave: boolean;
 };
 
 /** Everything the user edits. */
