@@ -23,6 +23,7 @@ import { dashboardRoutes } from './dashboard/routes';
 import { searchRoutes } from './search/routes';
 import { teamRoutes } from './team/routes';
 import { settingsPages } from './settings/pages';
+import { notificationRoutes } from './notifications/api';
 import { editorPages } from './editor/pages';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', searchRoutes());
   app.route('/', teamRoutes());
   app.route('/', settingsPages());
+  app.route('/', notificationRoutes());
   app.route('/', serverRoutes());
   app.route('/', aiRoutes());
   app.route('/', editorPages());

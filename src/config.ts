@@ -8,6 +8,17 @@ const cron = z
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 
+/** A base64url value that decodes to exactly `bytes` bytes (VAPID keys). */
+const base64urlKey = (bytes: number, what: string) =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, `must be base64url (as "npx web-push generate-vapid-keys" prints it)`)
+      .refine((v) => Buffer.from(v, 'base64url').length === bytes, `must be ${what} (${bytes} bytes, base64url)`)
+      .optional(),
+  );
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -36,8 +47,16 @@ const schema = z.object({
   HEALTH_REPORT_CRON: cron.default('0 7 * * *'),
   TOKEN_EXPIRY_CRON: cron.default('17 * * * *'),
   MAIL_CRON: cron.default('* * * * *'),
+  VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key'),
+  VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key'),
+  VAPID_SUBJECT: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https:// URL').optional()),
   UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+}).superRefine((env, ctx) => {
+  // Web Push is all three or nothing: half a key pair, or keys without a contact, is a mistake to report.
+  const vapid = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
+  if (!vapid.some((k) => env[k])) return;
+  for (const k of vapid) if (!env[k]) ctx.addIssue({ code: 'custom', path: [k], message: `is required with ${vapid.filter((o) => o !== k).join(' and ')}` });
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -70,6 +89,11 @@ function toConfig(env: z.infer<typeof schema>) {
     openai: env.OPENAI_API_KEY
       ? { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL }
       : undefined,
+    /** Web Push (VAPID); unset → the Push notifications switch is shown disabled. */
+    push:
+      env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY && env.VAPID_SUBJECT
+        ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT }
+        : undefined,
     jobs: env.JOBS ?? (env.DATABASE_URL ? 'off' : 'inline'),
     schedules: {
       healthChecks: env.HEALTH_CHECK_CRON,

@@ -54,7 +54,10 @@ export function authApi() {
   });
 
   app.post('/api/auth/reset-password', validate('json', resetPasswordSchema), async (c) => {
-    return c.json(await resetPassword(c.var.deps.db, c.req.valid('json')));
+    const client = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
+    const result = await resetPassword(c.var.deps.db, c.req.valid('json'), { appUrl: c.var.deps.config.appUrl, client });
+    deliverMailSoon(c.var.deps);
+    return c.json(result);
   });
 
   return app;

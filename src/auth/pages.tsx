@@ -88,7 +88,9 @@ async function resetPost(c: C) {
     return page(c, <ResetPasswordPage token={form.token} errors={errors} banner={banner} />, 'Reset Password', 422);
   }
   try {
-    await resetPassword(c.var.deps.db, parsed.data);
+    const client = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
+    await resetPassword(c.var.deps.db, parsed.data, { appUrl: c.var.deps.config.appUrl, client });
+    deliverMailSoon(c.var.deps);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     return page(c, <ResetPasswordPage token={form.token} banner={{ variant: 'error', text: err.message }} />, 'Reset Password', 400);

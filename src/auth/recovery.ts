@@ -4,6 +4,7 @@ import { sessions, users } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { enqueueMail } from '../mail/outbox';
 import { passwordResetMail } from '../mail/templates';
+import { queueSecurityAlert, type ClientInfo } from '../notifications/service';
 import { hashPassword } from './password';
 import type { ResetPasswordInput } from './schemas';
 import { clearFailures, throttleKeys } from './throttle';
@@ -33,8 +34,11 @@ export async function requestPasswordReset(db: Db, appUrl: string, email: string
 
 export const RESET_DONE_MESSAGE = 'Your password has been reset. Please sign in with your new password.';
 
-/** Sets a new password with a reset token (single use, 1 h) and signs the account out everywhere. */
-export async function resetPassword(db: Db, input: ResetPasswordInput): Promise<{ message: string }> {
+/**
+ * Sets a new password with a reset token (single use, 1 h), signs the account out everywhere and queues a
+ * security alert (unless the user switched those off).
+ */
+export async function resetPassword(db: Db, input: ResetPasswordInput, by: { appUrl: string; client?: ClientInfo }): Promise<{ message: string }> {
   const password = await hashPassword(input.password);
   const tokenHash = hashToken(input.token);
   const email = await db.transaction(async (tx) => {
@@ -47,6 +51,7 @@ export async function resetPassword(db: Db, input: ResetPasswordInput): Promise<
       .set({ password, passwordUpdatedAt: new Date(), passwordResetToken: null, passwordResetExpires: null })
       .where(eq(users.id, u.id));
     await tx.delete(sessions).where(eq(sessions.userId, u.id));
+    await queueSecurityAlert(tx, { appUrl: by.appUrl, userId: u.id, event: 'password_reset', client: by.client });
     return u.email;
   });
   await clearFailures(db, throttleKeys(email, '')[0]);

@@ -12,6 +12,12 @@ import * as esbuild from 'esbuild';
 const root = path.resolve(import.meta.dirname, '../..');
 const PUBLIC_PREFIX = '/static/build/';
 
+/** Small scripts that only one page links (manifest.scripts.<name>), built alone like boot.js: no React, no shared chunk. */
+const pageScripts: Record<string, string> = {
+  /** /settings: Push notifications switch → permission, PushManager subscription, /api/notifications. */
+  push: 'src/notifications/browser.ts',
+};
+
 interface BuildOptions {
   outdir: string;
   islandDirs: string[];
@@ -147,6 +153,18 @@ export async function build(opts: BuildOptions): Promise<void> {
     logLevel: 'warning',
   });
 
+  const scripts = await esbuild.build({
+    entryPoints: Object.entries(pageScripts).map(([out, file]) => ({ in: path.join(root, file), out })),
+    outdir: opts.outdir,
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2020',
+    entryNames: '[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+  });
+
   const css = await esbuild.build({
     entryPoints: [path.join(root, 'static/app.css')],
     outdir: opts.outdir,
@@ -162,6 +180,12 @@ export async function build(opts: BuildOptions): Promise<void> {
     boot: url(Object.keys(boot.metafile.outputs).find((f) => f.endsWith('.js'))!),
     htmx: PUBLIC_PREFIX + hashedCopy(path.join(root, 'node_modules/htmx.org/dist/htmx.min.js'), opts.outdir, 'htmx', '.js'),
     islands: {} as Record<string, { src: string; imports: string[]; css?: string[] }>,
+    scripts: Object.fromEntries(
+      Object.entries(scripts.metafile.outputs).flatMap(([file, o]) => {
+        const name = Object.keys(pageScripts).find((n) => o.entryPoint?.endsWith(pageScripts[n]));
+        return name ? [[name, url(file)]] : [];
+      }),
+    ),
   };
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (!output.entryPoint?.startsWith('island:')) continue;
@@ -169,7 +193,10 @@ export async function build(opts: BuildOptions): Promise<void> {
     const css = islandCss(result.metafile.outputs, file).map(url);
     manifest.islands[output.entryPoint.slice(7)] = { src: url(file), imports, ...(css.length ? { css } : {}) };
   }
-  const metafile = { inputs: { ...result.metafile.inputs, ...boot.metafile.inputs }, outputs: { ...result.metafile.outputs, ...boot.metafile.outputs } };
+  const metafile = {
+    inputs: { ...result.metafile.inputs, ...boot.metafile.inputs, ...scripts.metafile.inputs },
+    outputs: { ...result.metafile.outputs, ...boot.metafile.outputs, ...scripts.metafile.outputs },
+  };
   writeFileSync(path.join(opts.outdir, 'meta.json'), JSON.stringify(metafile));
   precompress(opts.outdir);
   writeFileSync(path.join(opts.outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));

@@ -11,13 +11,24 @@ export interface MailContent {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-/** One message: greeting, paragraphs, a call-to-action link, a closing note. */
-function compose(opts: { subject: string; greeting: string; paragraphs: string[]; action?: { label: string; url: string }; note?: string }): MailContent {
-  const { subject, greeting, paragraphs, action, note } = opts;
+/** A line of a list in a message, with its own link. */
+export interface MailItem {
+  text: string;
+  url: string;
+}
+
+const itemsText = (items: MailItem[]) => (items.length ? [...items.flatMap((i) => [`- ${i.text}`, `  ${i.url}`]), ''] : []);
+const itemsHtml = (items: MailItem[]) =>
+  items.length ? `<ul>\n${items.map((i) => `<li>${escapeHtml(i.text)}: <a href="${escapeHtml(i.url)}">${escapeHtml(i.url)}</a></li>`).join('\n')}\n</ul>` : '';
+
+/** One message: greeting, paragraphs, a linked list, a call-to-action link, a closing note. */
+function compose(opts: { subject: string; greeting: string; paragraphs: string[]; items?: MailItem[]; action?: { label: string; url: string }; note?: string }): MailContent {
+  const { subject, greeting, paragraphs, items = [], action, note } = opts;
   const text = [
     greeting,
     '',
     ...paragraphs.flatMap((p) => [p, '']),
+    ...itemsText(items),
     ...(action ? [`${action.label}: ${action.url}`, ''] : []),
     ...(note ? [note, ''] : []),
     `— ${PRODUCT_NAME}`,
@@ -26,6 +37,7 @@ function compose(opts: { subject: string; greeting: string; paragraphs: string[]
 <h1 style="font-size:18px">${PRODUCT_NAME}</h1>
 <p>${escapeHtml(greeting)}</p>
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${itemsHtml(items)}
 ${action ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 16px;background:#2563eb;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>\n<p style="font-size:12px;color:#6b7280">Or open this link: ${escapeHtml(action.url)}</p>` : ''}
 ${note ? `<p style="font-size:12px;color:#6b7280">${escapeHtml(note)}</p>` : ''}
 <p style="font-size:12px;color:#6b7280">— ${PRODUCT_NAME}</p>
@@ -84,5 +96,76 @@ export function passwordResetMail(p: { firstName?: string | null; url: string })
     paragraphs: [`Someone asked to reset the password of your ${PRODUCT_NAME} account. Choose a new password with the link below.`],
     action: { label: 'Reset password', url: p.url },
     note: "This link expires in 1 hour and works once. If you didn't ask for it, you can ignore this email.",
+  });
+}
+
+/** A server in a status-change message: what it is and what happened to it, with its in-app link. */
+export interface ServerChangeLine {
+  name: string;
+  address: string | null;
+  environment: string;
+  to: string;
+  /** When the check saw it, already written in the reader's timezone. */
+  when: string;
+  url: string;
+}
+
+function changeText(c: ServerChangeLine): string {
+  const what = c.to === 'offline' ? 'went offline' : 'is back online';
+  const warning = c.to === 'warning' ? ' (warning: cpu, memory or disk at 90% or more)' : '';
+  return `${c.name} (${c.address ?? 'no address'}, ${c.environment}) ${what} at ${c.when}${warning}`;
+}
+
+/** "web-1 is offline", "2 servers offline, 1 back online": the subject line of a round's changes. */
+export function statusHeadline(changes: Pick<ServerChangeLine, 'name' | 'to'>[]): string {
+  const down = changes.filter((c) => c.to === 'offline').length;
+  const up = changes.length - down;
+  if (changes.length === 1) return `${changes[0].name} ${down ? 'is offline' : 'is back online'}`;
+  return [down && `${down} server${down === 1 ? '' : 's'} offline`, up && `${up} back online`].filter(Boolean).join(', ');
+}
+
+/** "Server status changes": the servers of one health-check round that went offline or came back, one link each. */
+export function serverStatusMail(p: { firstName?: string | null; changes: ServerChangeLine[]; timeZone: string; settingsUrl: string }): MailContent {
+  return compose({
+    subject: `${PRODUCT_NAME}: ${statusHeadline(p.changes)}`,
+    greeting: hello(p.firstName),
+    paragraphs: [`The latest health checks found ${p.changes.length === 1 ? 'this change' : 'these changes'} (times in ${p.timeZone}):`],
+    items: p.changes.map((c) => ({ text: changeText(c), url: c.url })),
+    note: `You receive this because Email notifications are on in your settings: ${p.settingsUrl}`,
+  });
+}
+
+export type SecurityEvent = 'password_changed' | 'password_reset' | 'sessions_revoked';
+
+const securityWhat: Record<SecurityEvent, { subject: string; what: string }> = {
+  password_changed: { subject: `Your ${PRODUCT_NAME} password was changed`, what: 'The password of your account was changed in Settings; your other sessions were signed out.' },
+  password_reset: { subject: `Your ${PRODUCT_NAME} password was reset`, what: 'The password of your account was reset with an e-mailed reset link; every session was signed out.' },
+  sessions_revoked: { subject: `Your other ${PRODUCT_NAME} sessions were signed out`, what: 'All sessions of your account except the one that asked were signed out.' },
+};
+
+/** A security alert: what happened, when (reader's timezone), from where if known, and what to do if it was not them. */
+export function securityAlertMail(p: {
+  firstName?: string | null;
+  email: string;
+  event: SecurityEvent;
+  when: string;
+  timeZone: string;
+  ip?: string | null;
+  userAgent?: string | null;
+  resetUrl: string;
+  settingsUrl: string;
+}): MailContent {
+  const { subject, what } = securityWhat[p.event];
+  const from = [p.ip && `IP address ${p.ip}`, p.userAgent && `browser "${p.userAgent.slice(0, 200)}"`].filter(Boolean).join(', ');
+  return compose({
+    subject,
+    greeting: hello(p.firstName),
+    paragraphs: [
+      `${what} Account: ${p.email}.`,
+      `When: ${p.when} (${p.timeZone}).${from ? ` From: ${from}.` : ''}`,
+      'If this was you, there is nothing to do. If it was not you, reset your password now with the link below and tell an administrator.',
+    ],
+    action: { label: 'Reset your password', url: p.resetUrl },
+    note: `You receive this because Security alerts are on in your settings: ${p.settingsUrl}`,
   });
 }

@@ -3,8 +3,11 @@ import type { ZodType } from 'zod';
 import type { AppEnv } from '../app-env';
 import { AppError } from '../http/errors';
 import { clearSessionCookie, requirePageUser } from '../http/session';
+import { clientIp } from '../auth/client-ip';
+import { deliverMailSoon } from '../mail/kick';
+import { pushScriptUrl } from '../notifications/assets';
 import { appearanceInput, deleteAccountInput, notificationsInput, passwordInput, profileInput } from './schemas';
-import { changePassword, deleteAccount, getSettings, savePreferences, signOutOtherSessions, updateProfile } from './service';
+import { changePassword, deleteAccount, getSettings, savePreferences, signOutOtherSessions, updateProfile, type Requester } from './service';
 import { SettingsPage, type Section, type SettingsPageProps } from './views/SettingsPage';
 
 type C = Context<AppEnv>;
@@ -28,10 +31,24 @@ function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Record
   return errors;
 }
 
+/** Who is asking (for security alerts): the app URL for links, this session, the client's address and browser. */
+const requester = (c: C): Requester => ({
+  appUrl: c.var.deps.config.appUrl,
+  keepSid: c.var.sessionId,
+  client: { ip: clientIp(c), userAgent: c.req.header('user-agent') },
+});
+
+/** Web Push for the page: the VAPID public key and the settings-only script, or null when the server has no keys. */
+function pushProps(c: C): SettingsPageProps['push'] {
+  const { push } = c.var.deps.config;
+  const script = pushScriptUrl(c.var.deps.assets);
+  return push && script ? { publicKey: push.publicKey, script } : null;
+}
+
 async function render(c: C, extra: Partial<SettingsPageProps> = {}, status: 200 | 400 | 409 | 422 = 200) {
   const s = await getSettings(c.var.deps.db, c.var.user!.id, c.var.sessionId);
   c.status(status);
-  return c.render(<SettingsPage s={s} now={new Date()} {...extra} />, { title: 'Settings', subtitle: 'Manage your account settings and preferences' });
+  return c.render(<SettingsPage s={s} now={new Date()} push={pushProps(c)} {...extra} />, { title: 'Settings', subtitle: 'Manage your account settings and preferences' });
 }
 
 /** Validates a section's form; on failure re-renders the page with its errors (422). */
@@ -65,10 +82,15 @@ export function settingsPages() {
     withForm(c, 'appearance', appearanceInput, async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences')),
   );
   app.post('/settings/password', (c) =>
-    withForm(c, 'password', passwordInput, async (d) => (await changePassword(c.var.deps.db, c.var.user!.id, d, c.var.sessionId), 'password')),
+    withForm(c, 'password', passwordInput, async (d) => {
+      await changePassword(c.var.deps.db, c.var.user!.id, d, requester(c));
+      deliverMailSoon(c.var.deps);
+      return 'password';
+    }),
   );
   app.post('/settings/sessions', async (c) => {
-    await signOutOtherSessions(c.var.deps.db, c.var.user!.id, c.var.sessionId);
+    await signOutOtherSessions(c.var.deps.db, c.var.user!.id, requester(c));
+    deliverMailSoon(c.var.deps);
     return c.redirect('/settings?updated=sessions', 303);
   });
   app.post('/settings/delete-account', (c) =>

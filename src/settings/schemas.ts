@@ -16,9 +16,9 @@ export const profileInput = z.object({
 });
 export type ProfileInput = z.infer<typeof profileInput>;
 
+/** Push notifications is not in the form: it changes only with a real browser subscription (/api/notifications). */
 export const notificationsInput = z.object({
   emailNotifications: checkbox,
-  pushNotifications: checkbox,
   securityAlerts: checkbox,
   healthReports: checkbox,
 });

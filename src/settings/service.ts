@@ -5,6 +5,7 @@ import { revokeUserSessions } from '../auth/sessions';
 import type { Db } from '../db/client';
 import { sessions, userPreferences, users } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
+import { queueSecurityAlert, type ClientInfo } from '../notifications/service';
 import type { PreferencesInput, ProfileInput, Settings } from './schemas';
 
 /** Defaults of spec §9 (the table's column defaults) for a user without a preferences row. */
@@ -72,8 +73,18 @@ export async function updateProfile(db: Db, userId: string, input: ProfileInput)
   });
 }
 
-/** Changes the password (the current one is required when there is one) and signs out the other sessions. */
-export async function changePassword(db: Db, userId: string, input: { currentPassword: string; newPassword: string }, keepSid: string | null): Promise<void> {
+/** Who asked, for the security alert: the app's URL (for links) and the client's address and browser. */
+export interface Requester {
+  appUrl: string;
+  keepSid: string | null;
+  client?: ClientInfo;
+}
+
+/**
+ * Changes the password (the current one is required when there is one), signs out the other sessions and
+ * queues a security alert, all in one transaction.
+ */
+export async function changePassword(db: Db, userId: string, input: { currentPassword: string; newPassword: string }, by: Requester): Promise<void> {
   const [u] = await db.select({ password: users.password }).from(users).where(eq(users.id, userId)).limit(1);
   if (!u) throw notFound('Account not found.');
   if (u.password) {
@@ -81,17 +92,25 @@ export async function changePassword(db: Db, userId: string, input: { currentPas
     if (!(await verifyPassword(u.password, input.currentPassword))) throw badRequest('Current password is incorrect.', 'current_password');
   }
   const hash = await hashPassword(input.newPassword);
-  await db.update(users).set({ password: hash, passwordUpdatedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
-  await revokeUserSessions(db, userId, keepSid ?? undefined);
-  await recordAudit(db, { actorId: userId, action: 'user.password_change', entityType: 'user', entityId: userId });
+  await db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    await tx.update(users).set({ password: hash, passwordUpdatedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
+    await revokeUserSessions(tx, userId, by.keepSid ?? undefined);
+    await recordAudit(tx, { actorId: userId, action: 'user.password_change', entityType: 'user', entityId: userId });
+    await queueSecurityAlert(tx, { appUrl: by.appUrl, userId, event: 'password_changed', client: by.client });
+  });
 }
 
-/** Ends every session of the user except this one; returns how many ended. */
-export async function signOutOtherSessions(db: Db, userId: string, keepSid: string | null): Promise<number> {
-  const before = await db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId));
-  await revokeUserSessions(db, userId, keepSid ?? undefined);
-  await recordAudit(db, { actorId: userId, action: 'user.sessions_revoked', entityType: 'user', entityId: userId });
-  return Number(before[0].n) - (keepSid ? 1 : 0);
+/** Ends every session of the user except this one and queues a security alert; returns how many ended. */
+export async function signOutOtherSessions(db: Db, userId: string, by: Requester): Promise<number> {
+  return db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const before = await tx.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId));
+    await revokeUserSessions(tx, userId, by.keepSid ?? undefined);
+    await recordAudit(tx, { actorId: userId, action: 'user.sessions_revoked', entityType: 'user', entityId: userId });
+    await queueSecurityAlert(tx, { appUrl: by.appUrl, userId, event: 'sessions_revoked', client: by.client });
+    return Number(before[0].n) - (by.keepSid ? 1 : 0);
+  });
 }
 
 /** Deletes the account after the e-mail is typed; the last active admin cannot delete theirs. */

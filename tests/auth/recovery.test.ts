@@ -1,7 +1,7 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/tokens';
-import { mailOutbox, sessions, users } from '../../src/db/schema';
+import { mailOutbox, sessions, userPreferences, users } from '../../src/db/schema';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { activate, clearThrottle, lastMailTo, login, PASSWORD, register, sessionCookie, tokenFrom, userByEmail } from './helpers';
 
@@ -15,6 +15,8 @@ afterAll(() => t.close());
 
 const forgot = (email: string) => t.app.request('/api/auth/forgot-password', jsonRequest('POST', { email }));
 const reset = (body: Record<string, string>) => t.app.request('/api/auth/reset-password', jsonRequest('POST', body));
+const resetAlerts = () =>
+  t.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, 'reset@example.com'), like(mailOutbox.dedupeKey, 'security:password_reset:%')));
 const outboxCount = async () => (await t.db.select({ n: count() }).from(mailOutbox))[0].n;
 
 async function requestToken(email = 'reset@example.com') {
@@ -80,6 +82,33 @@ describe('reset password', () => {
     const again = await reset({ token, password: 'another secret', confirmPassword: 'another secret' });
     expect(again.status).toBe(400);
     expect((await again.json()).message).toBe('This password reset link is invalid or has expired.');
+    expect(await resetAlerts()).toHaveLength(1);
+  });
+
+  it('sends a security alert: reset, when (Sydney by default), from where, and what to do; none with alerts off', async () => {
+    const alertsBefore = (await resetAlerts()).length;
+    const token = await requestToken();
+    const res = await t.app.request(
+      '/api/auth/reset-password',
+      { ...jsonRequest('POST', { token, password: 'alerted secret', confirmPassword: 'alerted secret' }), headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/json', 'User-Agent': 'Safari/19' } },
+      { incoming: { socket: { remoteAddress: '192.0.2.44' } } },
+    );
+    expect(res.status).toBe(200);
+    const alerts = await resetAlerts();
+    expect(alerts).toHaveLength(alertsBefore + 1);
+    const mail = await lastMailTo(t.db, 'reset@example.com');
+    expect(mail.subject).toBe('Your Ops Hub password was reset');
+    expect(mail.text).toContain('reset with an e-mailed reset link; every session was signed out.');
+    expect(mail.text).toContain('(Australia/Sydney).');
+    expect(mail.text).toContain('From: IP address 192.0.2.44, browser "Safari/19".');
+    expect(mail.text).toContain(`${t.config.appUrl}/forgot-password`);
+
+    const u = await userByEmail(t.db, 'reset@example.com');
+    await t.db.insert(userPreferences).values({ userId: u.id, securityAlerts: false });
+    const next = await requestToken();
+    expect((await reset({ token: next, password: 'quiet secret 1', confirmPassword: 'quiet secret 1' })).status).toBe(200);
+    expect(await resetAlerts()).toHaveLength(alertsBefore + 1);
+    await t.db.delete(userPreferences).where(eq(userPreferences.userId, u.id));
   });
 
   it('refuses an expired token (older than 1 hour)', async () => {

@@ -49,7 +49,7 @@ describe('health-checks job', () => {
 
     const outcome = await testScheduler(database).runNow('health-checks');
     expect(outcome.status).toBe('ok');
-    expect(outcome.message).toMatch(/^Checked 4 servers in \d+ ms: 1 online, 1 warning, 2 offline\.$/);
+    expect(outcome.message).toMatch(/^Checked 4 servers in \d+ ms: 1 online, 1 warning, 2 offline\. 2 went offline or came back: e-mailed 0 users\.$/);
 
     const rows = await db.select({ name: servers.name, status: servers.status, last: servers.lastHealthCheck }).from(servers).orderBy(asc(servers.name));
     expect(rows.map((r) => [r.name, r.status])).toEqual([

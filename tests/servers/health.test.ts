@@ -2,7 +2,7 @@ import { createServer, type AddressInfo, type Server as NetServer } from 'node:n
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, healthChecks, servers } from '../../src/db/schema';
-import { checkAllServers, checkServer } from '../../src/servers/health';
+import { checkAllServers, checkServer, isNotableChange } from '../../src/servers/health';
 import { probeTcp } from '../../src/servers/probe';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
@@ -129,5 +129,39 @@ describe('checkAllServers', () => {
     expect(summary.durationMs).toBeGreaterThanOrEqual(0);
     const rows = await t.db.select().from(servers);
     expect(rows.find((r) => r.name === 'all-maint')?.lastHealthCheck).toBeNull();
+    // New servers (unknown) found down are news; found up are not.
+    expect(summary.changes.map((c) => [c.name, c.from, c.to]).sort()).toEqual([
+      ['all-closed-0', 'unknown', 'offline'],
+      ['all-closed-1', 'unknown', 'offline'],
+      ['all-closed-2', 'unknown', 'offline'],
+    ]);
+  });
+
+  it('lists the servers that went offline or came back, each with the check that saw it', async () => {
+    await t.db.delete(servers);
+    const down = await addServer({ name: 'chg-down', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'warning', environment: 'production' });
+    await addServer({ name: 'chg-back', ipAddress: '127.0.0.1', monitorPort: openPort, status: 'offline', cpuUsage: 95 });
+    await addServer({ name: 'chg-same', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'offline' });
+    await addServer({ name: 'chg-busy', ipAddress: '127.0.0.1', monitorPort: openPort, status: 'online', cpuUsage: 95 });
+    const { changes } = await checkAllServers(t.db);
+    expect(changes.map((c) => [c.name, c.from, c.to]).sort()).toEqual([
+      ['chg-back', 'offline', 'warning'],
+      ['chg-down', 'warning', 'offline'],
+    ]);
+    const c = changes.find((x) => x.name === 'chg-down')!;
+    expect(c).toMatchObject({ serverId: down.id, address: '127.0.0.1', environment: 'production' });
+    const [check] = await t.db.select().from(healthChecks).where(eq(healthChecks.id, c.checkId));
+    expect(check).toMatchObject({ serverId: down.id, status: 'offline', previousStatus: 'warning' });
+    expect(check.checkedAt.getTime()).toBe(c.at.getTime());
+  });
+
+  it('isNotableChange: offline from anything, or online/warning from offline', () => {
+    expect(isNotableChange('online', 'offline')).toBe(true);
+    expect(isNotableChange('unknown', 'offline')).toBe(true);
+    expect(isNotableChange('offline', 'online')).toBe(true);
+    expect(isNotableChange('offline', 'warning')).toBe(true);
+    expect(isNotableChange('offline', 'offline')).toBe(false);
+    expect(isNotableChange('online', 'warning')).toBe(false);
+    expect(isNotableChange('unknown', 'online')).toBe(false);
   });
 });

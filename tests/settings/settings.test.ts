@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { hashPassword, verifyPassword } from '../../src/auth/password';
 import { createSession } from '../../src/auth/sessions';
-import { sessions, userPreferences, users } from '../../src/db/schema';
+import { mailOutbox, sessions, userPreferences, users } from '../../src/db/schema';
 import { sessionCookieName } from '../../src/http/session';
 import { createTestApp, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
@@ -16,6 +16,8 @@ const post = (path: string, form: Record<string, string>, cookie = user.cookie) 
     headers: { Cookie: cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
   });
+/** Security alerts queued for the user. */
+const alerts = () => t.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, user.email), like(mailOutbox.dedupeKey, 'security:%')));
 const prefs = async (id = user.id) => (await t.db.select().from(userPreferences).where(eq(userPreferences.userId, id)))[0];
 
 beforeAll(async () => {
@@ -68,17 +70,17 @@ describe('/settings', () => {
     expect(html).toContain('Choose a timezone from the list.');
   });
 
-  it('saves notification switches, including scheduled health reports', async () => {
+  it('saves notification switches, including scheduled health reports; Push is not a form field (it needs a real subscription)', async () => {
     const res = await post('/settings/notifications', { pushNotifications: 'on', healthReports: 'on' });
     expect(res.headers.get('location')).toBe('/settings?updated=preferences');
-    expect(await prefs()).toMatchObject({ emailNotifications: false, pushNotifications: true, securityAlerts: false, healthReports: true, timezone: 'Australia/Perth' });
+    expect(await prefs()).toMatchObject({ emailNotifications: false, pushNotifications: false, securityAlerts: false, healthReports: true, timezone: 'Australia/Perth' });
     expect(await (await get('/settings?updated=preferences')).text()).toContain('Preferences Updated');
   });
 
   it('saves the theme and renders it on the server from the next page on', async () => {
     await post('/settings/appearance', { theme: 'dark', compactView: 'on' });
     expect(await prefs()).toMatchObject({ theme: 'dark', autoSave: false, compactView: true });
-    expect(await (await get('/team')).text()).toContain('<html lang="en" data-theme="dark">');
+    expect(await (await get('/team')).text()).toMatch(/<html lang="en" data-theme="dark"[ >]/);
     expect((await post('/settings/appearance', { theme: 'pink' })).status).toBe(422);
   });
 
@@ -101,6 +103,7 @@ describe('/settings', () => {
     expect(await t.db.select().from(sessions).where(eq(sessions.sid, other.sid))).toEqual([]);
     const html = await (await get('/settings')).text();
     expect(html).toContain('Password last updated <strong>just now</strong>');
+    expect(await alerts()).toEqual([]); // Security alerts were switched off above
   });
 
   it('signs out other sessions on request and keeps this one', async () => {
@@ -110,6 +113,50 @@ describe('/settings', () => {
     expect(res.headers.get('location')).toBe('/settings?updated=sessions');
     expect(await t.db.select().from(sessions).where(eq(sessions.sid, other.sid))).toEqual([]);
     expect((await get('/settings')).status).toBe(200);
+  });
+});
+
+describe('Security alerts', () => {
+  const from = { incoming: { socket: { remoteAddress: '203.0.113.9' } } };
+  const postFrom = (path: string, form: Record<string, string>) =>
+    t.app.request(
+      path,
+      {
+        method: 'POST',
+        headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'Firefox/140 (test)' },
+        body: new URLSearchParams(form).toString(),
+      },
+      from,
+    );
+
+  it('e-mails a password change: what, when in the user\'s timezone, from which address and browser, and how to reset', async () => {
+    await post('/settings/notifications', { emailNotifications: 'on', securityAlerts: 'on' });
+    const res = await postFrom('/settings/password', { currentPassword: 'new-password-2', newPassword: 'new-password-3', confirmPassword: 'new-password-3' });
+    expect(res.status).toBe(303);
+    const [mail] = await alerts();
+    expect(mail.subject).toBe('Your Ops Hub password was changed');
+    expect(mail.text).toContain('The password of your account was changed in Settings; your other sessions were signed out.');
+    expect(mail.text).toMatch(/When: \d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} (am|pm) \(Australia\/Perth\)\./);
+    expect(mail.text).toContain('From: IP address 203.0.113.9, browser "Firefox/140 (test)".');
+    expect(mail.text).toContain(`Reset your password: ${t.config.appUrl}/forgot-password`);
+    expect(mail.html).toContain(`href="${t.config.appUrl}/forgot-password"`);
+  });
+
+  it('e-mails when the other sessions are signed out', async () => {
+    await createSession(t.db, user.id);
+    await postFrom('/settings/sessions', {});
+    const mail = (await alerts()).find((m) => m.dedupeKey.startsWith('security:sessions_revoked:'))!;
+    expect(mail.subject).toBe('Your other Ops Hub sessions were signed out');
+    expect(mail.text).toContain('All sessions of your account except the one that asked were signed out.');
+    expect(mail.text).toContain('IP address 203.0.113.9');
+  });
+
+  it('sends none with Security alerts off', async () => {
+    const before = (await alerts()).length;
+    await post('/settings/notifications', { emailNotifications: 'on' });
+    await postFrom('/settings/sessions', {});
+    await postFrom('/settings/password', { currentPassword: 'new-password-3', newPassword: 'new-password-4', confirmPassword: 'new-password-4' });
+    expect((await alerts()).length).toBe(before);
   });
 });
 

@@ -7,3 +7,4 @@ export * from './objects';
 export * from './mail';
 export * from './audit';
 export * from './jobs';
+export * from './notifications';

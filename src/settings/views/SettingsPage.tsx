@@ -10,7 +10,12 @@ export interface SettingsPageProps {
   form?: { section: Section; values: Record<string, string>; errors: Record<string, string> };
   flash?: { title: string; text?: string };
   now: Date;
+  /** Web Push: the server's VAPID public key and the settings-only script; null when the server has no keys. */
+  push?: { publicKey: string; script: string } | null;
 }
+
+/** The hint under a disabled Push switch names what the server lacks. */
+export const PUSH_UNAVAILABLE = 'Not available: the server has no VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT set.';
 
 function Switch({ name, label, hint, checked }: { name: string; label: string; hint: string; checked: boolean }) {
   return (
@@ -20,6 +25,34 @@ function Switch({ name, label, hint, checked }: { name: string; label: string; h
         <span className="field__hint">{hint}</span>
       </span>
       <input id={`settings-${name}`} className="switch" type="checkbox" role="switch" name={name} defaultChecked={checked} />
+    </label>
+  );
+}
+
+/**
+ * Push notifications: without VAPID keys a disabled switch that says why. With them, the settings-only script
+ * subscribes this browser when it is turned on and unsubscribes when it is turned off (no form field: the switch
+ * is on only while a real subscription exists).
+ */
+function PushSwitch({ s, push }: SettingsPageProps) {
+  return (
+    <label className="settings-switch" htmlFor="settings-pushNotifications">
+      <span>
+        <span className="settings-switch__label">Push notifications</span>
+        <span className="field__hint" id="settings-push-status" role="status">
+          {push ? 'Browser notifications when servers go offline or come back online' : PUSH_UNAVAILABLE}
+        </span>
+      </span>
+      <input
+        id="settings-pushNotifications"
+        className="switch"
+        type="checkbox"
+        role="switch"
+        defaultChecked={!!push && s.pushNotifications}
+        disabled={!push}
+        data-vapid-key={push?.publicKey}
+      />
+      {push && <script type="module" src={push.script} />}
     </label>
   );
 }
@@ -71,13 +104,14 @@ function Profile({ s, form }: SettingsPageProps) {
   );
 }
 
-function Notifications({ s }: SettingsPageProps) {
+function Notifications(props: SettingsPageProps) {
+  const { s } = props;
   return (
     <Card title="Notifications" subtitle="What we tell you about, and how">
       <form method="post" action="/settings/notifications" className="form">
-        <Switch name="emailNotifications" label="Email notifications" hint="Receive notifications by email" checked={s.emailNotifications} />
-        <Switch name="pushNotifications" label="Push notifications" hint="Receive push notifications in the browser" checked={s.pushNotifications} />
-        <Switch name="securityAlerts" label="Security alerts" hint="Get notified about security events" checked={s.securityAlerts} />
+        <Switch name="emailNotifications" label="Email notifications" hint="Email me when servers go offline or come back online" checked={s.emailNotifications} />
+        <PushSwitch {...props} />
+        <Switch name="securityAlerts" label="Security alerts" hint="Email me when my password is changed or reset, or my other sessions are signed out" checked={s.securityAlerts} />
         <Switch name="healthReports" label="Scheduled health reports" hint="Receive the daily infrastructure health report by email" checked={s.healthReports} />
         <Save>Save Preferences</Save>
       </form>

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env';
+import { conflict } from '../http/errors';
+import { requireUser } from '../http/session';
+import { validate } from '../http/validate';
+import { pushSubscriptionInput } from './schemas';
+import { subscribePush, unsubscribePush } from './service';
+
+/** The service worker: at the site root, so its scope is the whole app (a click may open any page). */
+const serviceWorker = readFileSync(path.resolve(import.meta.dirname, '../../static/sw.js'), 'utf8');
+
+/** GET /sw.js and the browser's push subscription: POST stores it and turns Push on, DELETE turns Push off. */
+export function notificationRoutes() {
+  const app = new Hono<AppEnv>();
+  app.get('/sw.js', (c) => c.body(serviceWorker, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }));
+
+  app.use('/api/notifications/*', requireUser());
+  app.post('/api/notifications/push-subscription', validate('json', pushSubscriptionInput), async (c) => {
+    if (!c.var.deps.config.push) {
+      throw conflict('Push notifications are not set up on this server: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT are not set.', 'push_not_configured');
+    }
+    await subscribePush(c.var.deps.db, c.var.user!.id, c.req.valid('json'), c.req.header('user-agent'));
+    return c.json({ message: 'Push notifications are on for this browser.' }, 201);
+  });
+  app.delete('/api/notifications/push-subscription', async (c) => {
+    await unsubscribePush(c.var.deps.db, c.var.user!.id);
+    return c.json({ message: 'Push notifications are off.' });
+  });
+  return app;
+}
