@@ -50,6 +50,7 @@ const schema = z.object({
   VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key'),
   VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key'),
   VAPID_SUBJECT: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https:// URL').optional()),
+  PUSH_SERVICE_HOSTS: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[a-z0-9.-]+(,[a-z0-9.-]+)*$/i, 'must be host names separated by commas').optional()),
   UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 }).superRefine((env, ctx) => {
@@ -58,6 +59,9 @@ const schema = z.object({
   if (!vapid.some((k) => env[k])) return;
   for (const k of vapid) if (!env[k]) ctx.addIssue({ code: 'custom', path: [k], message: `is required with ${vapid.filter((o) => o !== k).join(' and ')}` });
 });
+
+/** Chrome (FCM), Firefox (Mozilla autopush), Edge (WNS) and Safari (Apple) push services. */
+const DEFAULT_PUSH_SERVICES = 'fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com';
 
 export type Config = ReturnType<typeof toConfig>;
 
@@ -94,6 +98,11 @@ function toConfig(env: z.infer<typeof schema>) {
       env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY && env.VAPID_SUBJECT
         ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT }
         : undefined,
+    /**
+     * Hosts (and their subdomains) a push subscription may point at: the browsers' push services. The server
+     * posts to a subscription's endpoint, so any other address would let a user make it call an internal host.
+     */
+    pushServiceHosts: (env.PUSH_SERVICE_HOSTS ?? DEFAULT_PUSH_SERVICES).toLowerCase().split(','),
     jobs: env.JOBS ?? (env.DATABASE_URL ? 'off' : 'inline'),
     schedules: {
       healthChecks: env.HEALTH_CHECK_CRON,

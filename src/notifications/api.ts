@@ -2,11 +2,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { conflict } from '../http/errors';
+import { badRequest, conflict } from '../http/errors';
 import { requireUser } from '../http/session';
 import { validate } from '../http/validate';
 import { pushSubscriptionInput } from './schemas';
 import { subscribePush, unsubscribePush } from './service';
+
+/** True when the endpoint's host is one of `hosts` or a subdomain of one. */
+export function isPushService(endpoint: string, hosts: string[]): boolean {
+  const host = new URL(endpoint).hostname.toLowerCase();
+  return hosts.some((h) => host === h || host.endsWith(`.${h}`));
+}
 
 /** The service worker: at the site root, so its scope is the whole app (a click may open any page). */
 const serviceWorker = readFileSync(path.resolve(import.meta.dirname, '../../static/sw.js'), 'utf8');
@@ -21,7 +27,9 @@ export function notificationRoutes() {
     if (!c.var.deps.config.push) {
       throw conflict('Push notifications are not set up on this server: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT are not set.', 'push_not_configured');
     }
-    await subscribePush(c.var.deps.db, c.var.user!.id, c.req.valid('json'), c.req.header('user-agent'));
+    const subscription = c.req.valid('json');
+    if (!isPushService(subscription.endpoint, c.var.deps.config.pushServiceHosts)) throw badRequest('endpoint is not a browser push service.');
+    await subscribePush(c.var.deps.db, c.var.user!.id, subscription, c.req.header('user-agent'));
     return c.json({ message: 'Push notifications are on for this browser.' }, 201);
   });
   app.delete('/api/notifications/push-subscription', async (c) => {

@@ -3,14 +3,16 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
 import { pushSubscriptions, userPreferences } from '../../src/db/schema';
+import { isPushService } from '../../src/notifications/api';
 import { PUSH_UNAVAILABLE } from '../../src/settings/views/SettingsPage';
 import { createTestApp, jsonRequest, TEST_ORIGIN, testBuildDir, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { browserSubscription } from './push-receiver';
 
 const vapid = webpush.generateVAPIDKeys();
-const env = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'https://ops.example.com/contact' };
+const env = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'https://ops.example.com/contact', PUSH_SERVICE_HOSTS: 'push.example.net' };
 const manifest = JSON.parse(readFileSync(path.join(testBuildDir, 'manifest.json'), 'utf8'));
 const API = '/api/notifications/push-subscription';
 
@@ -83,6 +85,22 @@ describe('/api/notifications/push-subscription', () => {
     const res = await withoutKeys.app.request(API, jsonRequest('POST', sub, user.cookie));
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'push_not_configured' });
+  });
+
+  it('takes endpoints of browser push services only (the server posts to them: no internal hosts)', async () => {
+    for (const endpoint of ['https://127.0.0.1/x', 'https://intranet.local/x', 'https://push.example.net.evil.example/x', 'https://notpush.example.net/x']) {
+      const res = await withKeys.app.request(API, jsonRequest('POST', { ...sub, endpoint }, user.cookie));
+      expect(res.status, endpoint).toBe(400);
+      expect((await res.json()).message).toBe('endpoint is not a browser push service.');
+    }
+    expect(await subsOf(user.id)).toEqual([]);
+    const defaults = loadConfig({}).pushServiceHosts;
+    expect(isPushService('https://fcm.googleapis.com/fcm/send/abc', defaults)).toBe(true);
+    expect(isPushService('https://updates.push.services.mozilla.com/wpush/v2/x', defaults)).toBe(true);
+    expect(isPushService('https://wns2-par02p.notify.windows.com/w/?token=x', defaults)).toBe(true);
+    expect(isPushService('https://web.push.apple.com/QG', defaults)).toBe(true);
+    expect(isPushService('https://fcm.googleapis.com.evil.example/x', defaults)).toBe(false);
+    expect(isPushService('https://10.1.2.3/x', defaults)).toBe(false);
   });
 
   it('validates the subscription: https endpoint, a P-256 key and a 16-byte secret', async () => {

@@ -10,7 +10,7 @@ import { testScheduler } from '../jobs/support';
 import { browserSubscription, decryptPush, selfSignedCert, startPushService, verifyVapid } from './push-receiver';
 
 const vapid = webpush.generateVAPIDKeys();
-const env = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:ops@example.com' };
+const env = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:ops@example.com', PUSH_SERVICE_HOSTS: '127.0.0.1' };
 
 let t: TestContext;
 let service: Awaited<ReturnType<typeof startPushService>>;
