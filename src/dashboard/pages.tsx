@@ -6,7 +6,8 @@ import { requirePageUser } from '../http/session';
 import { checkAllServers } from '../servers/health';
 import { triggerToast } from '../http/toast';
 import { dashboardStats, dashboardView, environmentFilters, overviewServers, type EnvironmentFilter } from './service';
-import { DashboardPage, healthSummaryText, type HealthSummary } from './views/DashboardPage';
+import { notifyServerChangesNow } from '../notifications/service';
+import { DashboardPage, healthSummaryText } from './views/DashboardPage';
 import { InfraOverview } from './views/InfraOverview';
 import { StatCards } from './views/StatCards';
 
@@ -47,7 +48,8 @@ export function dashboardPages() {
   });
   app.post('/dashboard/health-check', requirePageUser(), async (c) => {
     const { db } = c.var.deps;
-    const r: HealthSummary = await checkAllServers(db, { concurrency: 20, timeoutMs: 2000 });
+    const r = await checkAllServers(db, { concurrency: 20, timeoutMs: 2000 });
+    await notifyServerChangesNow(c.var.deps, r.changes);
     const summary = { checked: r.checked, online: r.online, warning: r.warning, offline: r.offline };
     if (!c.req.header('HX-Request')) {
       return c.redirect(`/?${new URLSearchParams(Object.entries(summary).map(([k, v]) => [k, String(v)]))}`, 303);

@@ -4,6 +4,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { pushSubscriptions, userPreferences, users } from '../db/schema';
 import type { Logger } from '../http/logger';
+import type { MailDeps } from '../mail/deliver';
+import { deliverMailSoon } from '../mail/kick';
 import { enqueueMail } from '../mail/outbox';
 import { securityAlertMail, serverStatusMail, statusHeadline, type SecurityEvent } from '../mail/templates';
 import type { StatusChange } from '../servers/health';
@@ -83,6 +85,12 @@ export async function notifyServerChanges(deps: NotifyDeps, changes: StatusChang
   const emails = await queueStatusMails(deps.db, deps.config.appUrl, changes);
   const pushes = deps.config.push ? await pushStatus(deps, deps.config.push, changes) : 0;
   return { emails, pushes };
+}
+
+/** After checks a person started (a server's Check now, the dashboard's round): notify, and send the e-mails now. */
+export async function notifyServerChangesNow(deps: NotifyDeps & MailDeps, changes: StatusChange[]): Promise<void> {
+  const { emails } = await notifyServerChanges(deps, changes);
+  if (emails) deliverMailSoon(deps);
 }
 
 /** Where a security-relevant request came from, when known. */

@@ -3,7 +3,8 @@ import type { AppEnv } from '../app-env';
 import { badRequest, unauthorized } from '../http/errors';
 import { requireAdmin, requireUser } from '../http/session';
 import { validate } from '../http/validate';
-import { checkServer } from './health';
+import { notifyServerChangesNow } from '../notifications/service';
+import { probeServer } from './health';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, metricsInput, serverFilters, serverInput, tokenInput } from './schemas';
 import {
@@ -81,7 +82,11 @@ function serversApi() {
     await deleteServer(c.var.deps.db, c.req.param('id'), actor(c));
     return c.json({ message: 'Server deleted successfully.' });
   });
-  app.post('/:id/health-check', async (c) => c.json(await checkServer(c.var.deps.db, c.req.param('id'), { actorId: actor(c) })));
+  app.post('/:id/health-check', async (c) => {
+    const { server, change } = await probeServer(c.var.deps.db, c.req.param('id'), { actorId: actor(c) });
+    await notifyServerChangesNow(c.var.deps, change ? [change] : []);
+    return c.json(server);
+  });
   app.get('/:id/documents', async (c) => {
     const server = await requireServer(c.var.deps.db, c.req.param('id'));
     return c.json(await listServerDocuments(c.var.deps.db, server.id));

@@ -32,7 +32,7 @@ export const isNotableChange = (from: ServerStatus, to: ServerStatus) =>
   from !== to && (to === 'offline' || (from === 'offline' && (to === 'online' || to === 'warning')));
 
 /** Probes one server, stores the check and the new status; the change when it is one to notify about. */
-async function probeAndStore(db: Db, serverId: string, opts: { actorId?: string | null; timeoutMs?: number }): Promise<{ server: Server; change: StatusChange | null }> {
+export async function probeServer(db: Db, serverId: string, opts: { actorId?: string | null; timeoutMs?: number }): Promise<{ server: Server; change: StatusChange | null }> {
   const server = await requireServer(db, serverId);
   if (server.status === 'maintenance') return { server, change: null };
   const host = server.ipAddress ?? server.hostname;
@@ -80,7 +80,7 @@ async function probeAndStore(db: Db, serverId: string, opts: { actorId?: string 
  * Servers in maintenance are not probed and come back unchanged.
  */
 export async function checkServer(db: Db, serverId: string, opts: { actorId?: string | null; timeoutMs?: number } = {}): Promise<Server> {
-  return (await probeAndStore(db, serverId, opts)).server;
+  return (await probeServer(db, serverId, opts)).server;
 }
 
 export interface CheckAllSummary {
@@ -103,7 +103,7 @@ export async function checkAllServers(db: Db, opts: { concurrency?: number; time
     while (next < ids.length) {
       const id = ids[next++];
       try {
-        const { server: s, change } = await probeAndStore(db, id, { timeoutMs: opts.timeoutMs });
+        const { server: s, change } = await probeServer(db, id, { timeoutMs: opts.timeoutMs });
         if (change) summary.changes.push(change);
         if (s.status === 'maintenance') continue;
         summary.checked++;

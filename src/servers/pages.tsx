@@ -4,7 +4,8 @@ import type { AppEnv } from '../app-env';
 import { AppError, notFound } from '../http/errors';
 import { requirePageUser } from '../http/session';
 import { listItems } from '../knowledge/service';
-import { checkServer } from './health';
+import { notifyServerChangesNow } from '../notifications/service';
+import { probeServer } from './health';
 import { firstPageIndex, matchesServer, SERVER_PAGE_SIZE, type ServerFilters } from './fields';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, serverFilters } from './schemas';
@@ -70,7 +71,8 @@ export function serverPages() {
   });
 
   app.post('/infrastructure/:id/health-check', async (c) => {
-    await checkServer(c.var.deps.db, c.req.param('id'), { actorId: c.var.user!.id });
+    const { change } = await probeServer(c.var.deps.db, c.req.param('id'), { actorId: c.var.user!.id });
+    await notifyServerChangesNow(c.var.deps, change ? [change] : []);
     return c.redirect(`/infrastructure/${c.req.param('id')}`, 303);
   });
 
