@@ -5,6 +5,5 @@ import type { Assets } from '../ui/assets';
  * src/client/build.ts); null when the build has none.
  */
 export function pushScriptUrl(assets: Assets): string | null {
-  const scripts = (assets as Assets & { scripts?: Record<string, string> }).scripts;
-  return scripts?.push ?? null;
+  return assets.scripts?.push ?? null;
 }

@@ -8,6 +8,8 @@ export interface Assets {
   htmx: string;
   /** css: stylesheets the island's code imports (e.g. the editor's), linked where it renders. */
   islands: Record<string, { src: string; imports: string[]; css?: string[] }>;
+  /** Small scripts only one page links (e.g. push: the settings page's subscribe script). */
+  scripts?: Record<string, string>;
   /** Folder the files are served from (not in the manifest). */
   dir: string;
 }

@@ -58,7 +58,8 @@ describe.skipIf(!hasBrowser)('settings in Chromium', { timeout: 60_000 }, () => 
     const fresh = await signedInContext(`${sessionCookieName(false)}=${token}`);
     const other = await fresh.newPage();
     const res = await other.goto(app.url + '/settings');
-    expect(await res!.text()).toContain('<html lang="en" data-theme="dark">');
+    // Theme and compact view come from the server in the first byte (no flash, no jump).
+    expect(await res!.text()).toContain('<html lang="en" data-theme="dark" class="compact">');
     await expect(other.getByLabel('First name').inputValue()).resolves.toBe('Augusta');
     await expect(other.getByLabel('Timezone').inputValue()).resolves.toBe('UTC');
     await expect(other.getByLabel('Department').inputValue()).resolves.toBe('IT Security');
