@@ -132,7 +132,7 @@ function Appearance({ s }: SettingsPageProps) {
             ))}
           </select>
         </Field>
-        <Switch name="autoSave" label="Auto-save documents" hint="Save drafts automatically while editing" checked={s.autoSave} />
+        <Switch name="autoSave" label="Auto-save documents" hint="Keep an unsaved draft in this browser while editing; when off, you are asked before leaving unsaved changes" checked={s.autoSave} />
         <Switch name="compactView" label="Compact view" hint="Show more content with less spacing" checked={s.compactView} />
         <Save>Save Preferences</Save>
       </form>
