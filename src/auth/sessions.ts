@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { sessions, userPreferences, users } from '../db/schema';
+import { DEFAULT_TIMEZONE, sessions, userPreferences, users } from '../db/schema';
 import { generateToken, hashToken } from './tokens';
 
 export const SESSION_DAYS = 30;
@@ -71,7 +71,7 @@ export async function findSessionUser(db: Db, token: string): Promise<{ user: Cu
   }
   const { accountStatus: _status, expire: _expire, theme, timezone, compactView, autoSave, ...user } = row;
   // No preferences row yet means the defaults (spec: theme system, auto-save on, compact view off).
-  const prefs = { theme: theme ?? 'system', timezone: timezone ?? 'Australia/Sydney', compactView: compactView ?? false, autoSave: autoSave ?? true };
+  const prefs = { theme: theme ?? 'system', timezone: timezone ?? DEFAULT_TIMEZONE, compactView: compactView ?? false, autoSave: autoSave ?? true };
   return { user: { ...user, ...prefs }, sid };
 }
 

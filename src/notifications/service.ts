@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { pushSubscriptions, userPreferences, users } from '../db/schema';
+import { DEFAULT_TIMEZONE, pushSubscriptions, userPreferences, users } from '../db/schema';
 import type { Logger } from '../http/logger';
 import type { MailDeps } from '../mail/deliver';
 import { deliverMailSoon } from '../mail/kick';
@@ -19,9 +19,7 @@ export interface NotifyDeps {
   logger: Logger;
 }
 
-/** The timezone of a user who never saved settings (spec §9). */
-const DEFAULT_TZ = 'Australia/Sydney';
-const tz = sql<string>`coalesce(${userPreferences.timezone}, ${DEFAULT_TZ})`;
+const tz = sql<string>`coalesce(${userPreferences.timezone}, ${DEFAULT_TIMEZONE})`;
 
 /** Active users with Email notifications on (the default for a user who never saved settings). */
 function statusMailRecipients(db: Db) {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
-import { environments, serverStatuses, type Environment, type ServerStatus } from '../db/schema';
+import { DEFAULT_TIMEZONE, environments, serverStatuses, type Environment, type ServerStatus } from '../db/schema';
 import { lastSuccessfulRunStart } from '../jobs/service';
 
 /** The job whose last successful run marks "since the last report". */
@@ -133,7 +133,7 @@ export interface ReportRecipient {
 export function reportRecipients(db: Db): Promise<ReportRecipient[]> {
   return queryRows<ReportRecipient>(
     db,
-    sql`select u.id, u.email, u.first_name as "firstName", coalesce(p.timezone, 'Australia/Sydney') as timezone
+    sql`select u.id, u.email, u.first_name as "firstName", coalesce(p.timezone, ${DEFAULT_TIMEZONE}) as timezone
         from users u left join user_preferences p on p.user_id = u.id
         where u.account_status = 'active' and (u.role = 'admin' or p.health_reports = true)
         order by u.email`,

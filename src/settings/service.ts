@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/service';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { revokeUserSessions } from '../auth/sessions';
 import type { Db } from '../db/client';
-import { sessions, userPreferences, users } from '../db/schema';
+import { DEFAULT_TIMEZONE, sessions, userPreferences, users } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { queueSecurityAlert, type ClientInfo } from '../notifications/service';
 import type { PreferencesInput, ProfileInput, Settings } from './schemas';
@@ -11,7 +11,7 @@ import type { PreferencesInput, ProfileInput, Settings } from './schemas';
 /** Defaults of spec §9 (the table's column defaults) for a user without a preferences row. */
 const defaults = {
   department: 'IT Operations',
-  timezone: 'Australia/Sydney',
+  timezone: DEFAULT_TIMEZONE,
   emailNotifications: true,
   pushNotifications: false,
   securityAlerts: true,

@@ -64,12 +64,15 @@ export const loginFailures = pgTable(
 
 export const themes = ['light', 'dark', 'system'] as const;
 
+/** The timezone of a user who never saved one (spec §9). */
+export const DEFAULT_TIMEZONE = 'Australia/Sydney';
+
 export const userPreferences = pgTable('user_preferences', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   department: varchar('department', { length: 100 }).notNull().default('IT Operations'),
-  timezone: varchar('timezone', { length: 64 }).notNull().default('Australia/Sydney'),
+  timezone: varchar('timezone', { length: 64 }).notNull().default(DEFAULT_TIMEZONE),
   emailNotifications: boolean('email_notifications').notNull().default(true),
   pushNotifications: boolean('push_notifications').notNull().default(false),
   securityAlerts: boolean('security_alerts').notNull().default(true),
