@@ -1,8 +1,10 @@
 -- The best live matches of a full-text query, best first. Ranking every match of a word found in most items
 -- is what makes search slow, so only a bounded set is ranked: the first 300 matches the index yields, and
--- the first 300 items whose TITLE matches (documents_title_search_idx). Without the second set, an item with
--- the word in its title could sit past the first 300 body matches and never be ranked at all. A title
--- candidate must match the whole query too (a negated word may be absent from the title yet in the body).
+-- the first 300 items whose TITLE matches (title_vector, documents_title_search_idx). Without the second set,
+-- an item with the word in its title could sit past the first 300 body matches and never be ranked at all.
+-- A title candidate must match the whole query too (a negated word may be absent from the title yet in the
+-- body); that check runs on the 300 title hits, after their LIMIT, so it filters them instead of making
+-- PostgreSQL read the search index a second time.
 -- Ranking uses the query's positive part (querytree): ts_rank scores any query with a negation as 1e-20.
 -- work_mem is kept small for this query alone: for a word or prefix found in most items the index then
 -- answers with whole pages to check (a lossy bitmap) instead of an exact list of every match, and the first
@@ -18,11 +20,13 @@ DECLARE
   positive tsquery := CASE WHEN querytree(query) = 'T' THEN query ELSE querytree(query)::tsquery END;
 BEGIN
   RETURN QUERY
-  WITH candidates AS (
-    (SELECT d.id AS cid, ts_rank(d.search_vector, positive) AS crank, d.updated_at AS cupdated
-     FROM documents d
-     WHERE to_tsvector('english', d.title) @@ query AND d.search_vector @@ query AND d.deleted_at IS NULL
-     LIMIT 300)
+  WITH title_hits AS (
+    SELECT d.id AS tid, d.search_vector AS tvector, d.updated_at AS tupdated
+    FROM documents d
+    WHERE d.title_vector @@ query AND d.deleted_at IS NULL
+    LIMIT 300),
+  candidates AS (
+    (SELECT tid AS cid, ts_rank(tvector, positive) AS crank, tupdated AS cupdated FROM title_hits WHERE tvector @@ query)
     UNION
     (SELECT d.id, ts_rank(d.search_vector, positive), d.updated_at
      FROM documents d

@@ -29,6 +29,8 @@ export const documents = pgTable(
     formModel: jsonb('form_model'),
     /** Weighted search text: title (A) > excerpt and tags (B) > content (C); kept by a trigger. */
     searchVector: tsvector('search_vector'),
+    /** The title's words: search ranks title matches even when a word is in too many items to rank all (ranked_documents(), migration 0009). */
+    titleVector: tsvector('title_vector').generatedAlwaysAs(sql`to_tsvector('english', title)`),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -36,9 +38,7 @@ export const documents = pgTable(
   (t) => [
     index('documents_space_updated_idx').on(t.space, t.updatedAt),
     index('documents_search_idx').using('gin', t.searchVector),
-    // Title matches of live items: search ranks them even when a word is in too many items to rank all
-    // (ranked_documents(), migration 0009).
-    index('documents_title_search_idx').using('gin', sql`to_tsvector('english', ${t.title})`).where(sql`${t.deletedAt} is null`),
+    index('documents_title_search_idx').using('gin', t.titleVector).where(sql`${t.deletedAt} is null`),
     // Live items only: counts, category lists and "this week" come from the index, not the wide heap.
     index('documents_live_idx').on(t.space, t.category, t.createdAt).where(sql`${t.deletedAt} is null`),
     // "Created this week": a range over the newest live items.

@@ -1,1 +1,0 @@
-CREATE INDEX "documents_title_search_idx" ON "documents" USING gin (to_tsvector('english', "title")) WHERE "documents"."deleted_at" is null;
