@@ -140,30 +140,11 @@ export async function build(opts: BuildOptions): Promise<void> {
     logLevel: 'warning',
   });
 
-  // boot.js is built alone so it shares no chunk with the islands: one small file on every page.
-  const boot = await esbuild.build({
-    entryPoints: [{ in: path.join(root, 'src/client/boot.ts'), out: 'boot' }],
-    outdir: opts.outdir,
-    bundle: true,
-    format: 'esm',
-    minify: true,
-    target: 'es2020',
-    entryNames: '[name]-[hash]',
-    metafile: true,
-    logLevel: 'warning',
-  });
-
-  const scripts = await esbuild.build({
-    entryPoints: Object.entries(pageScripts).map(([out, file]) => ({ in: path.join(root, file), out })),
-    outdir: opts.outdir,
-    bundle: true,
-    format: 'esm',
-    minify: true,
-    target: 'es2020',
-    entryNames: '[name]-[hash]',
-    metafile: true,
-    logLevel: 'warning',
-  });
+  // Built apart from the islands, so they share no chunk: boot.js (one small file on every page) and page scripts.
+  const alone = (entryPoints: { in: string; out: string }[]) =>
+    esbuild.build({ entryPoints, outdir: opts.outdir, bundle: true, format: 'esm', minify: true, target: 'es2020', entryNames: '[name]-[hash]', metafile: true, logLevel: 'warning' });
+  const boot = await alone([{ in: path.join(root, 'src/client/boot.ts'), out: 'boot' }]);
+  const scripts = await alone(Object.entries(pageScripts).map(([out, file]) => ({ in: path.join(root, file), out })));
 
   const css = await esbuild.build({
     entryPoints: [path.join(root, 'static/app.css')],
