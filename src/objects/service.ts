@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
 import { conflict, forbidden, notFound } from '../http/errors';
@@ -29,6 +29,11 @@ export async function setVisibility(db: Db, id: string, visibility: Visibility, 
   if (row.ownerId !== actor.id && actor.role !== 'admin') throw forbidden('You can only change your own images.');
   await db.update(objects).set({ visibility }).where(eq(objects.id, id));
   return `/objects/${id}`;
+}
+
+/** Deletes an object if `ownerId` owns it (a replaced or removed avatar). */
+export async function deleteOwnObject(db: Db, id: string, ownerId: string): Promise<void> {
+  await db.delete(objects).where(and(eq(objects.id, id), eq(objects.ownerId, ownerId)));
 }
 
 /** One stored object, or null. */

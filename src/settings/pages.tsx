@@ -6,6 +6,7 @@ import { clearSessionCookie, requirePageUser } from '../http/session';
 import { clientIp } from '../auth/client-ip';
 import { deliverMailSoon } from '../mail/kick';
 import { pushScriptUrl } from '../notifications/assets';
+import { removeAvatar, setAvatar } from './avatar';
 import { appearanceInput, deleteAccountInput, notificationsInput, passwordInput, profileInput } from './schemas';
 import { changePassword, deleteAccount, getSettings, savePreferences, signOutOtherSessions, updateProfile, type Requester } from './service';
 import { SettingsPage, type Section, type SettingsPageProps } from './views/SettingsPage';
@@ -18,6 +19,7 @@ const flashes: Record<string, { title: string; text?: string }> = {
   preferences: { title: 'Preferences Updated', text: 'Your preferences have been saved.' },
   password: { title: 'Password Updated', text: 'Your password has been changed. Other sessions were signed out.' },
   sessions: { title: 'Sessions Signed Out', text: 'All your other sessions have been signed out.' },
+  avatar: { title: 'Profile Updated', text: 'Your avatar has been changed.' },
 };
 
 async function formValues(c: C): Promise<Record<string, string>> {
@@ -75,6 +77,21 @@ export function settingsPages() {
   app.post('/settings/profile', (c) =>
     withForm(c, 'profile', profileInput, async (d) => (await updateProfile(c.var.deps.db, c.var.user!.id, d), 'profile')),
   );
+  app.post('/settings/avatar', async (c) => {
+    const file = (await c.req.parseBody()).avatar;
+    const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
+    try {
+      await setAvatar(c.var.deps.db, c.var.user!.id, bytes);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      return render(c, { form: { section: 'avatar', values: {}, errors: { avatar: err.message } } }, 422);
+    }
+    return c.redirect('/settings?updated=avatar', 303);
+  });
+  app.post('/settings/avatar/remove', async (c) => {
+    await removeAvatar(c.var.deps.db, c.var.user!.id);
+    return c.redirect('/settings?updated=avatar', 303);
+  });
   app.post('/settings/notifications', (c) =>
     withForm(c, 'notifications', notificationsInput, async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences')),
   );

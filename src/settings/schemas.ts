@@ -49,6 +49,8 @@ export interface Settings {
   createdAt: string;
   hasPassword: boolean;
   passwordUpdatedAt: string;
+  /** The avatar's path (ours, /objects/…) or an identity provider's picture; null shows initials. */
+  profileImageUrl: string | null;
   otherSessions: number;
   department: string;
   timezone: string;

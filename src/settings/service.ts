@@ -44,6 +44,7 @@ export async function getSettings(db: Db, userId: string, currentSid: string | n
     createdAt: u.createdAt.toISOString(),
     hasPassword: !!u.password,
     passwordUpdatedAt: (u.passwordUpdatedAt ?? u.createdAt).toISOString(),
+    profileImageUrl: u.profileImageUrl,
     otherSessions: Number(n),
     department: p.department,
     timezone: p.timezone,

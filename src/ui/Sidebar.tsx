@@ -1,4 +1,5 @@
 import type { CurrentUser } from '../auth/sessions';
+import { Avatar } from './components';
 import { Icon, type IconName } from './icons';
 
 export const navItems: { label: string; href: string; icon: IconName }[] = [
@@ -62,9 +63,7 @@ export function Sidebar({ user, path }: { user: CurrentUser; path: string }) {
       </nav>
       <div className="sidebar__footer">
         <div className="user-card">
-          <span className="avatar" aria-hidden="true">
-            {name.charAt(0).toUpperCase()}
-          </span>
+          <Avatar imageUrl={user.profileImageUrl} initials={name.charAt(0).toUpperCase()} />
           <span className="user-card__text">
             <span className="user-card__name">{name}</span>
             <span className="user-card__role">{roleLabel(user.role)}</span>

@@ -87,6 +87,19 @@ export function Banner({ variant, children }: { variant: 'error' | 'success' | '
   );
 }
 
+/**
+ * A round picture, else the initials given. Only our own images (paths such as /objects/…) are shown: the CSP
+ * allows no other image hosts, and an identity provider's picture URL would be a broken image (and a request to it).
+ */
+export function Avatar({ imageUrl, initials, large }: { imageUrl: string | null | undefined; initials: string; large?: boolean }) {
+  const own = imageUrl?.startsWith('/') && !imageUrl.startsWith('//') ? imageUrl : null;
+  return (
+    <span className={large ? 'avatar avatar--lg' : 'avatar'} aria-hidden="true">
+      {own ? <img src={own} alt="" /> : initials}
+    </span>
+  );
+}
+
 export function Skeleton({ className = 'skeleton--text' }: { className?: string }) {
   return <div className={`skeleton ${className}`} aria-hidden="true" />;
 }

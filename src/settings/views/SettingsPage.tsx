@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { Card, Field } from '../../ui/components';
 import { formatDateTime, relativeTime } from '../../ui/format';
+import { AvatarForm } from './AvatarForm';
 import { settingsDepartments, themeChoices, timezones, type Settings } from '../schemas';
 
-export type Section = 'profile' | 'notifications' | 'appearance' | 'password' | 'sessions' | 'delete';
+export type Section = 'profile' | 'avatar' | 'notifications' | 'appearance' | 'password' | 'sessions' | 'delete';
 export interface SettingsPageProps {
   s: Settings;
   /** Values and messages of the form that failed (422 re-render). */
@@ -72,6 +73,7 @@ function Profile({ s, form }: SettingsPageProps) {
   const e = form?.section === 'profile' ? form.errors : {};
   return (
     <Card title="Profile Information" subtitle="Your name, department and timezone">
+      <AvatarForm name={s.firstName || s.email} imageUrl={s.profileImageUrl} error={form?.section === 'avatar' ? form.errors.avatar : undefined} />
       <form method="post" action="/settings/profile" className="form">
         <div className="form-grid grid--2">
           <Field label="First name" htmlFor="settings-firstName" error={e.firstName}>

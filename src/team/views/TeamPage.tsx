@@ -1,4 +1,4 @@
-import { Badge, EmptyState } from '../../ui/components';
+import { Avatar, Badge, EmptyState } from '../../ui/components';
 import { formatDate, initials } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { roleColour, type TeamMember } from '../schemas';
@@ -40,9 +40,7 @@ function TeamStats({ members }: { members: TeamMember[] }) {
 function MemberRow({ m, timezone }: { m: TeamMember; timezone: string }) {
   return (
     <li className="team-row">
-      <span className="avatar" aria-hidden="true">
-        {m.profileImageUrl ? <img src={m.profileImageUrl} alt="" /> : initials(m.name)}
-      </span>
+      <Avatar imageUrl={m.profileImageUrl} initials={initials(m.name)} />
       <div className="team-row__main">
         <div className="row">
           <span className={`status-dot status-dot--${m.status === 'active' ? 'green' : 'grey'}`} role="img" aria-label={m.status === 'active' ? 'Active' : 'Inactive'} />
