@@ -31,8 +31,11 @@ export interface StatusChange {
 export const isNotableChange = (from: ServerStatus, to: ServerStatus) =>
   from !== to && (to === 'offline' || (from === 'offline' && (to === 'online' || to === 'warning')));
 
-/** Probes one server, stores the check and the new status; the change when it is one to notify about. */
-export async function probeServer(db: Db, serverId: string, opts: { actorId?: string | null; timeoutMs?: number }): Promise<{ server: Server; change: StatusChange | null }> {
+/**
+ * Probes one server (TCP to ipAddress, else hostname, on monitorPort), stores the check and the new status;
+ * returns it with the change when it is one to notify about. Servers in maintenance are not probed.
+ */
+export async function probeServer(db: Db, serverId: string, opts: { actorId?: string | null; timeoutMs?: number } = {}): Promise<{ server: Server; change: StatusChange | null }> {
   const server = await requireServer(db, serverId);
   if (server.status === 'maintenance') return { server, change: null };
   const host = server.ipAddress ?? server.hostname;
@@ -75,13 +78,6 @@ export async function probeServer(db: Db, serverId: string, opts: { actorId?: st
   return { server: toServer(row), change };
 }
 
-/**
- * Probes one server (TCP to ipAddress, else hostname, on monitorPort), stores the check and the new status.
- * Servers in maintenance are not probed and come back unchanged.
- */
-export async function checkServer(db: Db, serverId: string, opts: { actorId?: string | null; timeoutMs?: number } = {}): Promise<Server> {
-  return (await probeServer(db, serverId, opts)).server;
-}
 
 export interface CheckAllSummary {
   checked: number;

@@ -2,7 +2,7 @@ import { createServer, type AddressInfo, type Server as NetServer } from 'node:n
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, healthChecks, servers } from '../../src/db/schema';
-import { checkAllServers, checkServer, isNotableChange } from '../../src/servers/health';
+import { checkAllServers, probeServer, isNotableChange } from '../../src/servers/health';
 import { probeTcp } from '../../src/servers/probe';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
@@ -61,10 +61,10 @@ describe('probeTcp', () => {
   });
 });
 
-describe('checkServer', () => {
+describe('probeServer', () => {
   it('marks a reachable server online, stores the check and stamps lastHealthCheck', async () => {
     const row = await addServer({ name: 'probe-open', ipAddress: '127.0.0.1', monitorPort: openPort });
-    const s = await checkServer(t.db, row.id, { actorId: user.id });
+    const s = (await probeServer(t.db, row.id, { actorId: user.id })).server;
     expect(s.status).toBe('online');
     expect(s.lastHealthCheck).not.toBeNull();
     const checks = await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id));
@@ -79,19 +79,19 @@ describe('checkServer', () => {
 
   it('uses the hostname when there is no IP address', async () => {
     const row = await addServer({ name: 'probe-host', hostname: '127.0.0.1', monitorPort: openPort });
-    expect((await checkServer(t.db, row.id)).status).toBe('online');
+    expect((await probeServer(t.db, row.id)).server.status).toBe('online');
   });
 
   it('marks a reachable but busy server (last usage ≥ 90%) as warning', async () => {
     const row = await addServer({ name: 'probe-busy', ipAddress: '127.0.0.1', monitorPort: openPort, diskUsage: 90 });
-    expect((await checkServer(t.db, row.id)).status).toBe('warning');
+    expect((await probeServer(t.db, row.id)).server.status).toBe('warning');
   });
 
   it('marks an unreachable server offline with the error, and does not audit an unchanged status', async () => {
     const row = await addServer({ name: 'probe-closed', ipAddress: '127.0.0.1', monitorPort: closedPort });
-    const first = await checkServer(t.db, row.id);
+    const first = (await probeServer(t.db, row.id)).server;
     expect(first.status).toBe('offline');
-    await checkServer(t.db, row.id);
+    await probeServer(t.db, row.id);
     const checks = await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id));
     expect(checks.map((c) => c.status)).toEqual(['offline', 'offline']);
     expect(checks.every((c) => c.latencyMs === null && /ECONNREFUSED/.test(c.error ?? ''))).toBe(true);
@@ -101,7 +101,7 @@ describe('checkServer', () => {
 
   it('does not probe servers in maintenance', async () => {
     const row = await addServer({ name: 'probe-maint', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'maintenance' });
-    expect((await checkServer(t.db, row.id)).status).toBe('maintenance');
+    expect((await probeServer(t.db, row.id)).server.status).toBe('maintenance');
     expect(await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id))).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkServer } from '../../src/servers/health';
+import { probeServer } from '../../src/servers/health';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -33,7 +33,7 @@ describe('GET /api/servers (cached whole list)', () => {
     await call('PUT', `/api/servers/${a.id}/metrics`, { cpuUsage: 1, memoryUsage: 2, diskUsage: 3, uptime: 4, status: 'online' });
     expect(await names()).toEqual(['cache-a:online']);
     await call('PUT', `/api/servers/${a.id}`, { name: 'cache-a', ipAddress: '127.0.0.1', monitorPort: 1 });
-    await checkServer(t.db, a.id, { timeoutMs: 500 });
+    await probeServer(t.db, a.id, { timeoutMs: 500 });
     expect(await names()).toEqual(['cache-a:offline']);
     const b = await (await call('POST', '/api/servers', { name: 'cache-b' })).json();
     await call('DELETE', `/api/servers/${a.id}`);
