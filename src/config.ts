@@ -1,9 +1,24 @@
+import cron from 'node-cron';
 import { z } from 'zod';
 
-const cron = z
+/** A schedule: "off", or an expression the scheduler's own parser accepts (a typo must stop start-up). */
+const cronExpression = z
   .string()
   .trim()
-  .refine((v) => v === 'off' || v.split(/\s+/).length >= 5, 'must be a cron expression or "off"');
+  .refine((v) => v === 'off' || cron.validate(v), 'must be a cron expression (as node-cron reads it) or "off"');
+
+/**
+ * Proxies whose X-Forwarded-For we believe: a number of hops (the last N addresses were added by our
+ * proxies) or a comma-separated list of addresses/CIDRs. Unset: the socket address is the client.
+ */
+const trustedProxies = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z
+    .string()
+    .trim()
+    .regex(/^(\d{1,2}|[0-9a-f:.]+(\/\d{1,3})?(\s*,\s*[0-9a-f:.]+(\/\d{1,3})?)*)$/i, 'must be a number of hops or a list of addresses/CIDRs separated by commas')
+    .optional(),
+);
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
@@ -29,7 +44,10 @@ const schema = z.object({
     (v) => (v === '' ? undefined : v),
     z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional(),
   ),
+  /** Connections per process (web or worker) to PostgreSQL; plan processes × this ≤ max_connections − reserve. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   DATA_DIR: z.string().min(1).default('./data'),
+  TRUSTED_PROXIES: trustedProxies,
   SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
   MAIL_FROM: z.string().default('Ops Hub <ops-hub@localhost>'),
   GOOGLE_CLIENT_ID: optionalText,
@@ -43,10 +61,10 @@ const schema = z.object({
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
   JOBS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['inline', 'off']).optional()),
-  HEALTH_CHECK_CRON: cron.default('*/5 * * * *'),
-  HEALTH_REPORT_CRON: cron.default('0 7 * * *'),
-  TOKEN_EXPIRY_CRON: cron.default('17 * * * *'),
-  MAIL_CRON: cron.default('* * * * *'),
+  HEALTH_CHECK_CRON: cronExpression.default('*/5 * * * *'),
+  HEALTH_REPORT_CRON: cronExpression.default('0 7 * * *'),
+  TOKEN_EXPIRY_CRON: cronExpression.default('17 * * * *'),
+  MAIL_CRON: cronExpression.default('* * * * *'),
   VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key'),
   VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key'),
   VAPID_SUBJECT: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https:// URL').optional()),
@@ -77,6 +95,9 @@ function toConfig(env: z.infer<typeof schema>) {
     /** Unset → a random secret per process (signed upload links then last one process lifetime). */
     appSecret: env.APP_SECRET,
     databaseUrl: env.DATABASE_URL,
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    /** Unset → the socket address is the client; else a hop count or address/CIDR list (src/http/client-ip.ts). */
+    trustedProxies: env.TRUSTED_PROXIES,
     dataDir: env.DATA_DIR,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,

@@ -40,6 +40,13 @@ describe('config', () => {
     ['JOBS', 'sometimes'],
     ['LOG_LEVEL', 'loud'],
     ['HEALTH_CHECK_CRON', 'often'],
+    // Five fields that look like a schedule but that the scheduler's parser refuses (issue 17 item 22).
+    ['HEALTH_CHECK_CRON', '61 * * * *'],
+    ['HEALTH_REPORT_CRON', '0 25 * * *'],
+    ['MAIL_CRON', '* * * 13 *'],
+    ['TOKEN_EXPIRY_CRON', '*/0 * * * *'],
+    ['DATABASE_POOL_MAX', '0'],
+    ['TRUSTED_PROXIES', 'the load balancer'],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
