@@ -15,11 +15,11 @@ export function aiApi() {
   api.use('/api/ai/*', requireUser());
 
   api.post('/api/ai/ask', validate('json', askInput), async (c) => {
-    return c.json(await ai.ask(c.var.deps.db, engine(c), asker(c), c.req.valid('json')));
+    return c.json(await ai.ask(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.req.raw.signal));
   });
 
   api.post('/api/ai/ask-stream', validate('json', askInput), (c) => {
-    const body = ai.askStream(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.var.logger, c.req.raw.signal);
+    const body = ai.askStream(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.var.logger, { signal: c.req.raw.signal });
     return c.body(body, 200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',

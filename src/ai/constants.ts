@@ -5,6 +5,29 @@ export const HISTORY_LIMIT = 5;
 export const MAX_CONTENT_CHARS = 1_000_000;
 /** Spec: the Auto Create counter shows characters out of 5000 (not enforced). */
 export const AUTO_CREATE_COUNTER = 5000;
+/** The writing tools send the model at most this much text (the counter's figure); longer text gets the built-in processing. */
+export const MODEL_CONTENT_CHARS = AUTO_CREATE_COUNTER;
+
+/**
+ * A chat answer is cut at this many characters (stored and returned): the chat sends answers back as
+ * conversation history, whose messages may hold at most 20,000 characters (schemas.ts).
+ */
+export const MAX_ANSWER_CHARS = 20_000;
+
+/** The model may stay silent this long: before its response starts, and between streamed chunks. */
+export const LLM_IDLE_TIMEOUT_MS = 30_000;
+/** One question's whole answer (every model round and tool call) must be done within this. */
+export const LLM_ANSWER_DEADLINE_MS = 90_000;
+/** Tool calls run per model round (more are dropped); the model is told so. */
+export const MAX_TOOL_CALLS_PER_ROUND = 5;
+/** Characters of tool results sent back to the model per question (~25k tokens). */
+export const MAX_TOOL_RESULT_CHARS = 100_000;
+/** The answer stream sends an SSE comment this often, so the browser can tell a slow answer from a dead one. */
+export const STREAM_HEARTBEAT_MS = 15_000;
+/** The browser drops a streamed answer after this long without a byte (three heartbeats missed), then asks again without streaming. */
+export const CHAT_STREAM_IDLE_MS = 45_000;
+/** The browser gives up on the standard call after this (the server's own 504 comes first). */
+export const CHAT_ASK_TIMEOUT_MS = LLM_ANSWER_DEADLINE_MS + 15_000;
 
 export const BLANK_CONTENT_MESSAGE = 'Please enter some text content to convert into a knowledge base document.';
 export const TOO_LARGE_MESSAGE = 'Images are too large. Please use smaller images or fewer images.';

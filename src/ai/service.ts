@@ -7,13 +7,14 @@ import { createItem } from '../knowledge/service';
 import type { Item } from '../knowledge/schemas';
 import { builtinEngine } from './builtin';
 import type { Asker, Engine, EngineAnswer } from './engine';
-import { llmEngine } from './llm';
-import { BLANK_CONTENT_MESSAGE, MAX_CONTENT_CHARS, type AskInput, type AskResult, type KbPreview } from './schemas';
+import { llmEngine, type LlmLimits } from './llm';
+import { BLANK_CONTENT_MESSAGE, MAX_CONTENT_CHARS, STREAM_HEARTBEAT_MS, type AskInput, type AskResult, type KbPreview } from './schemas';
 
 /** Ops AI commands: answer (plain or streamed), store every exchange, feedback, writing tools. */
 
 export interface AiConfig {
-  openai?: { apiKey: string; baseUrl?: string; model: string };
+  /** `limits` only in tests (shorter deadlines); production uses the defaults in constants.ts. */
+  openai?: { apiKey: string; baseUrl?: string; model: string; limits?: Partial<LlmLimits> };
 }
 
 const engines = new WeakMap<object, Engine>();
@@ -37,36 +38,41 @@ export async function recordInteraction(db: Db, userId: string | null, query: st
   return row.id;
 }
 
-/** Answers a question (times in the asker's timezone) and stores the exchange. */
-export async function ask(db: Db, engine: Engine, asker: Asker, input: AskInput): Promise<AskResult> {
-  const answer = await engine.answer(db, input, asker);
+/** Answers a question (times in the asker's timezone) and stores the exchange; `signal`: the asker went away. */
+export async function ask(db: Db, engine: Engine, asker: Asker, input: AskInput, signal?: AbortSignal): Promise<AskResult> {
+  const answer = await engine.answer(db, input, asker, undefined, signal);
   const interactionId = await recordInteraction(db, asker.userId, input.query, answer, engine.name);
   return { response: answer.response, suggestedActions: answer.suggestedActions, interactionId };
 }
 
 const encoder = new TextEncoder();
 const event = (data: unknown) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
+const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
 
 /**
  * Answers as server-sent events: `{chunk}` lines, then `{done, fullResponse, suggestedActions, interactionId}`
- * (the chunks add up to fullResponse), or `{error}`.
+ * (the chunks add up to fullResponse), or `{error}`; a `: keep-alive` comment every `heartbeatMs` meanwhile.
+ * `signal`: the asker went away.
  */
-export function askStream(db: Db, engine: Engine, asker: Asker, input: AskInput, logger: Logger, signal?: AbortSignal): ReadableStream<Uint8Array> {
+export function askStream(db: Db, engine: Engine, asker: Asker, input: AskInput, logger: Logger, opts: { signal?: AbortSignal; heartbeatMs?: number } = {}): ReadableStream<Uint8Array> {
   const abort = new AbortController();
-  signal?.addEventListener('abort', () => abort.abort(), { once: true });
+  opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+  let heartbeat: NodeJS.Timeout | undefined;
   return new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (data: unknown) => {
-        if (!abort.signal.aborted) controller.enqueue(event(data));
+      const send = (data: Uint8Array) => {
+        if (!abort.signal.aborted) controller.enqueue(data);
       };
+      heartbeat = setInterval(() => send(KEEP_ALIVE), opts.heartbeatMs ?? STREAM_HEARTBEAT_MS);
       try {
-        const answer = await engine.answer(db, input, asker, (chunk) => send({ chunk }), abort.signal);
+        const answer = await engine.answer(db, input, asker, (chunk) => send(event({ chunk })), abort.signal);
         const interactionId = await recordInteraction(db, asker.userId, input.query, answer, engine.name);
-        send({ done: true, fullResponse: answer.response, suggestedActions: answer.suggestedActions, interactionId });
+        send(event({ done: true, fullResponse: answer.response, suggestedActions: answer.suggestedActions, interactionId }));
       } catch (err) {
         if (!abort.signal.aborted) logger.error({ err }, 'AI stream failed');
-        send({ error: 'Failed to get AI response.' });
+        send(event({ error: 'Failed to get AI response.' }));
       } finally {
+        clearInterval(heartbeat);
         try {
           controller.close();
         } catch {
@@ -75,6 +81,7 @@ export function askStream(db: Db, engine: Engine, asker: Asker, input: AskInput,
       }
     },
     cancel() {
+      clearInterval(heartbeat);
       abort.abort();
     },
   });

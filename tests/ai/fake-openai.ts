@@ -1,16 +1,31 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
  * A local OpenAI-compatible server for tests (127.0.0.1): /v1/chat/completions with tool calls and SSE
  * streaming. It behaves like a model that calls one tool, then answers from the tool result and reports
  * whether injected text reached it as quoted data (inside a tool result) or as instructions.
+ * `mode` makes it misbehave instead (see FakeMode); `requests[i].closed` tells whether the caller hung up
+ * before the fake finished its answer.
  */
+
+/**
+ * - stall-before-headers: never answers.
+ * - stall-after-chunk: one content chunk, then silence.
+ * - keep-alive-after-chunk: one content chunk, then only `: keep-alive` SSE comments, forever.
+ * - drip: a content chunk every 50 ms, forever.
+ * - rate-limited: 429 with Retry-After: 7. server-error: 500.
+ * - many-tools: 100 search_servers calls every round (even when told tool_choice none).
+ * - huge-answer: a 60,000-character answer.
+ */
+export type FakeMode = 'normal' | 'stall-before-headers' | 'stall-after-chunk' | 'keep-alive-after-chunk' | 'drip' | 'rate-limited' | 'server-error' | 'many-tools' | 'huge-answer';
 
 type Msg = { role: string; content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
 export interface FakeRequest {
-  body: { model: string; messages: Msg[]; tools?: { function: { name: string } }[]; stream?: boolean; response_format?: { json_schema: { name: string } } };
+  body: { model: string; messages: Msg[]; tools?: { function: { name: string } }[]; tool_choice?: string; stream?: boolean; response_format?: { json_schema: { name: string } } };
   auth: string | undefined;
+  /** The connection closed before the fake ended its answer (the caller aborted). */
+  closed: boolean;
 }
 
 const INJECTION = /ignore previous instructions/i;
@@ -54,12 +69,74 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return body;
 }
 
-export async function startFakeOpenAI(): Promise<{ url: string; requests: FakeRequest[]; close(): Promise<void> }> {
+/** Misbehaviours; true when the mode handled the request. */
+function misbehave(mode: FakeMode, res: ServerResponse): boolean {
+  const sse = () => res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  const forever = (ms: number, write: () => void) => {
+    const timer = setInterval(write, ms);
+    res.on('close', () => clearInterval(timer));
+  };
+  switch (mode) {
+    case 'stall-before-headers':
+      return true;
+    case 'stall-after-chunk':
+      sse();
+      res.write(chunk({ role: 'assistant', content: 'Let me check' }));
+      return true;
+    case 'keep-alive-after-chunk':
+      sse();
+      res.write(chunk({ role: 'assistant', content: 'Let me check' }));
+      forever(20, () => res.write(': keep-alive\n\n'));
+      return true;
+    case 'drip':
+      sse();
+      forever(50, () => res.write(chunk({ content: 'more ' })));
+      return true;
+    case 'rate-limited':
+      res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '7' });
+      res.end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'rate_limit_exceeded' } }));
+      return true;
+    case 'server-error':
+      res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'The server had an error', type: 'server_error' } }));
+      return true;
+    case 'many-tools':
+      sse();
+      for (let i = 0; i < 100; i++) {
+        res.write(chunk({ tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: 'search_servers', arguments: '{"location":"Auburn"}' } }] }));
+      }
+      res.write(chunk({}, 'tool_calls'));
+      res.end('data: [DONE]\n\n');
+      return true;
+    case 'huge-answer':
+      sse();
+      for (let i = 0; i < 60; i++) res.write(chunk({ content: `${String(i).padStart(3, '0')}${'x'.repeat(997)}` }));
+      res.write(chunk({}, 'stop'));
+      res.end('data: [DONE]\n\n');
+      return true;
+    default:
+      return false;
+  }
+}
+
+export interface FakeOpenAI {
+  url: string;
+  requests: FakeRequest[];
+  /** How the fake answers chat requests from now on. */
+  mode: FakeMode;
+  close(): Promise<void>;
+}
+
+export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const requests: FakeRequest[] = [];
+  const fake = { mode: 'normal' as FakeMode };
   const server: Server = createServer(async (req, res) => {
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end();
     const body = JSON.parse(await readBody(req)) as FakeRequest['body'];
-    requests.push({ body, auth: req.headers.authorization });
+    const request: FakeRequest = { body, auth: req.headers.authorization, closed: false };
+    requests.push(request);
+    res.on('close', () => (request.closed = !res.writableFinished));
+    if (!body.response_format && misbehave(fake.mode, res)) return;
     if (body.response_format) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       const content = structured(body.response_format.json_schema.name, body.messages);
@@ -84,5 +161,13 @@ export async function startFakeOpenAI(): Promise<{ url: string; requests: FakeRe
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((r) => server.close(() => r())) };
+  return Object.assign(fake, {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections(); // stalled answers would keep close() waiting
+      }),
+  });
 }

@@ -85,13 +85,14 @@ describe('LLM engine against a local OpenAI-compatible server', () => {
     expect(done.fullResponse).toContain('AUB-POS-01');
   });
 
-  it('a failing model gives an error event on the stream and 500 on the standard call', async () => {
+  it('an unreachable model gives an error event on the stream and 503 with a clear message on the standard call', async () => {
     const broken = await createTestApp({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
     const u = await createSignedInUser(broken.db);
     const stream = await broken.app.request('/api/ai/ask-stream', jsonRequest('POST', { query: 'hi' }, u.cookie));
     expect(await stream.text()).toBe('data: {"error":"Failed to get AI response."}\n\n');
     const plain = await broken.app.request('/api/ai/ask', jsonRequest('POST', { query: 'hi' }, u.cookie));
-    expect(plain.status).toBe(500);
+    expect(plain.status).toBe(503);
+    expect(await plain.json()).toMatchObject({ message: 'The AI model cannot be reached. Please try again later.' });
     await broken.close();
   });
 

@@ -3,6 +3,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasBrowser, launchBrowser } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
+import { CHAT_ASK_TIMEOUT_MS, CHAT_STREAM_IDLE_MS } from '../../src/ai/constants';
+import { startFakeOpenAI } from '../ai/fake-openai';
 import { seedInventory } from '../ai/seed';
 
 let app: RunningApp;
@@ -10,11 +12,11 @@ let browser: Browser;
 let user: TestUser;
 let seed: Awaited<ReturnType<typeof seedInventory>>;
 
-async function signedInPage(): Promise<{ context: BrowserContext; page: Page; problems: string[]; scripts: string[] }> {
+async function signedInPage(target: RunningApp = app, who: TestUser = user): Promise<{ context: BrowserContext; page: Page; problems: string[]; scripts: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
-  const [name, value] = user.cookie.split('=');
-  await context.addCookies([{ name, value, url: app.url }]);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: target.url });
+  const [name, value] = who.cookie.split('=');
+  await context.addCookies([{ name, value, url: target.url }]);
   const page = await context.newPage();
   page.setDefaultTimeout(8000);
   const problems: string[] = [];
@@ -168,6 +170,40 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
     await chat.getByRole('button', { name: 'Send' }).click();
     await page.getByText('Failed to get AI response. Please try again.').waitFor();
     await context.close();
+  });
+
+  it('a stalled model: the chat gives up by itself, shows the error toast and the input works again', async () => {
+    const fake = await startFakeOpenAI();
+    fake.mode = 'keep-alive-after-chunk'; // one chunk, then only keep-alive comments
+    const stalled = await startApp({ OPENAI_API_KEY: 'sk-test-key', OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'fake-model' });
+    const { context, page } = await signedInPage(stalled, await createSignedInUser(stalled.db));
+    try {
+      await page.clock.install(); // the browser's deadlines are production-size: the test moves its clock
+      await page.goto(`${stalled.url}/ai`);
+      await page.locator('app-island[data-name="OpsChat"][data-hydrated]').first().waitFor();
+      const chat = page.locator('.content');
+      const input = chat.getByPlaceholder('Ask me anything about your infrastructure...');
+      await input.fill('Which servers are in Auburn?');
+      await input.press('Enter');
+      await chat.getByText('Let me check').waitFor(); // the one streamed chunk
+      await expect(input.isDisabled()).resolves.toBe(true);
+
+      await page.clock.fastForward(CHAT_STREAM_IDLE_MS); // the stream went silent: drop it, ask without streaming
+      await chat.locator('.badge', { hasText: 'Thinking...' }).waitFor();
+      await expect.poll(() => fake.requests.length).toBe(2);
+      await page.clock.fastForward(CHAT_ASK_TIMEOUT_MS);
+      await page.getByText('Failed to get AI response. Please try again.').waitFor();
+      await expect(input.isEnabled()).resolves.toBe(true);
+      await input.fill('a new question');
+      await expect(input.inputValue()).resolves.toBe('a new question');
+      await expect(chat.getByRole('button', { name: 'Send' }).isEnabled()).resolves.toBe(true);
+      // The server saw the browser leave and hung up on the model both times.
+      await expect.poll(() => fake.requests.map((r) => r.closed)).toEqual([true, true]);
+    } finally {
+      await context.close();
+      await fake.close();
+      await stalled.stop();
+    }
   });
 
   it('Auto Create KB: messy text → preview → saved and opened in the editor', async () => {

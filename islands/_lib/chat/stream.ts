@@ -1,4 +1,6 @@
-/** Reads /api/ai/ask-stream: `data: {chunk}` lines, then `{done…}` or `{error}`. */
+/** Reads /api/ai/ask-stream: `data: {chunk}` lines, then `{done…}` or `{error}`; `: keep-alive` comments meanwhile. */
+import { CHAT_STREAM_IDLE_MS } from '../../../src/ai/constants';
+import { idleDeadline } from './deadline';
 
 export interface StreamDone {
   fullResponse: string;
@@ -8,14 +10,26 @@ export interface StreamDone {
 
 export class StreamFailed extends Error {}
 
-/** Streams an answer, calling onChunk per piece; resolves on done, throws StreamFailed on error or a broken stream. */
-export async function streamAnswer(body: unknown, onChunk: (chunk: string) => void, signal?: AbortSignal): Promise<StreamDone> {
+/**
+ * Streams an answer, calling onChunk per piece; resolves on done, throws on an error event, a broken stream
+ * or CHAT_STREAM_IDLE_MS without a byte (the server sends keep-alive comments, so silence means it is lost).
+ */
+export async function streamAnswer(body: unknown, onChunk: (chunk: string) => void): Promise<StreamDone> {
+  const deadline = idleDeadline(CHAT_STREAM_IDLE_MS);
+  try {
+    return await read(body, onChunk, deadline);
+  } finally {
+    deadline.stop();
+  }
+}
+
+async function read(body: unknown, onChunk: (chunk: string) => void, deadline: ReturnType<typeof idleDeadline>): Promise<StreamDone> {
   const res = await fetch('/api/ai/ask-stream', {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
     body: JSON.stringify(body),
-    signal,
+    signal: deadline.signal,
   });
   if (!res.ok || !res.body) throw new StreamFailed(`${res.status}: stream unavailable`);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -23,6 +37,7 @@ export async function streamAnswer(body: unknown, onChunk: (chunk: string) => vo
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
+    deadline.touch();
     buffer += value;
     const lines = buffer.split('\n');
     buffer = lines.pop() ?? '';

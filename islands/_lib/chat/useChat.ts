@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { navigateActions, pageWelcomeActions, panelWelcomeActions, queryActions, WELCOME_TEXT, HISTORY_LIMIT } from '../../../src/ai/constants';
+import { CHAT_ASK_TIMEOUT_MS, navigateActions, pageWelcomeActions, panelWelcomeActions, queryActions, WELCOME_TEXT, HISTORY_LIMIT } from '../../../src/ai/constants';
 import { api } from '../api';
 import { toast } from '../toast';
 import { copyText } from './clipboard';
+import { idleDeadline } from './deadline';
 import { clearMessages, loadMessages, saveMessages, storageKey } from './storage';
 import { streamAnswer } from './stream';
 import type { ChatMessage, ChatMode } from './types';
@@ -72,11 +73,14 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
       console.warn('AI stream failed, using the standard request', streamError);
       setMessages((all) => all.filter((m) => m.id !== reply.id));
       setPending('thinking');
+      const deadline = idleDeadline(CHAT_ASK_TIMEOUT_MS);
       try {
-        const res = await api<{ response: string; suggestedActions?: string[] }>('POST', '/api/ai/ask', body);
+        const res = await api<{ response: string; suggestedActions?: string[] }>('POST', '/api/ai/ask', body, { signal: deadline.signal });
         setMessages((all) => [...all, { id: newId(), type: 'assistant', content: res.response, timestamp: new Date(), suggestedActions: res.suggestedActions ?? [] }]);
       } catch {
         toast('Error', 'Failed to get AI response. Please try again.', 'error');
+      } finally {
+        deadline.stop();
       }
     } finally {
       busy.current = false;
