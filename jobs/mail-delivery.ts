@@ -1,7 +1,7 @@
 import { deliverDueMail } from '../src/mail/deliver';
 import { defineJob } from './define-job';
 
-/** Sends the due outbox messages; failures are retried with backoff and marked failed after 10 attempts. */
+/** Sends the due outbox messages; failures are retried with backoff, and marked failed after 10 attempts or at once when refused for good (5xx). */
 export const mailDeliveryJob = defineJob({
   name: 'mail-delivery',
   title: 'E-mail delivery',

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../src/db/client';
@@ -131,6 +131,43 @@ describe('failed e-mail on /admin/jobs', () => {
     expect(failedSection).toContain('nobody@reject.test');
     expect(failedSection).toContain('Hello nobody@reject.test');
     expect(failedSection).toContain('No such mailbox');
+  });
+});
+
+describe('a recipient the server refuses for good', () => {
+  let receiver: Receiver;
+  let t: TestContext;
+  beforeAll(async () => {
+    receiver = await startReceiver(1);
+    t = await createTestApp({ SMTP_URL: receiver.url });
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('is failed after one attempt with the server\'s reply and listed for admins, while a busy server (451) is retried', async () => {
+    await enqueueMail(t.db, mail('nobody@reject.test'));
+    await enqueueMail(t.db, mail('busy@example.com'));
+    const admin = await createSignedInUser(t.db, { role: 'admin' });
+    const run = await t.app.request('/admin/jobs/mail-delivery/run', jsonRequest('POST', undefined, admin.cookie));
+    expect(run.status).toBe(303);
+    const rows = await outbox(t.db);
+    expect(rows.map((m) => [m.to, m.status, m.attempts])).toEqual([
+      ['busy@example.com', 'pending', 1],
+      ['nobody@reject.test', 'failed', 1],
+    ]);
+    expect(rows[0].due_in_s).toBeGreaterThanOrEqual(20);
+    const [refused] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'nobody@reject.test'));
+    expect(refused.lastError).toContain('550 No such mailbox');
+
+    const page = await (await t.app.request(run.headers.get('location')!, { headers: { Cookie: admin.cookie } })).text();
+    expect(page).toContain('Sent 0, will retry 1, failed 1.');
+    const failedSection = page.slice(page.indexOf('Failed e-mail'));
+    expect(failedSection).toContain('Messages the mail server refused, or that failed 10 delivery attempts.');
+    expect(failedSection).toContain('nobody@reject.test');
+    expect(failedSection).toContain('550 No such mailbox');
+    expect(failedSection).not.toContain('busy@example.com');
   });
 });
 

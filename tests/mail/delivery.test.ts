@@ -17,34 +17,63 @@ interface Received {
   raw: string;
 }
 
-/** A real SMTP receiver on 127.0.0.1 that can refuse the next N messages with a 451. */
-async function startSmtp() {
+interface SmtpOptions {
+  secure?: boolean;
+  starttls?: boolean;
+}
+
+/**
+ * A real SMTP receiver on 127.0.0.1 that can refuse the next N messages (451 by default) and take its time
+ * to answer a message's data. `arrivals` lists the Message-ID of every message whose data arrived.
+ */
+async function startSmtp(options: SmtpOptions = {}) {
   const port = await freePort();
   const received: Received[] = [];
-  let refuse = 0;
+  const arrivals: string[] = [];
+  let refuse = { count: 0, code: 451, text: 'Mailbox busy, try later' };
+  let replyDelayMs = 0;
+  const replyTimers = new Set<NodeJS.Timeout>();
   const server = new SMTPServer({
+    secure: options.secure,
     authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    disabledCommands: options.starttls ? ['AUTH'] : ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        if (refuse > 0) {
-          refuse--;
-          const err = Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 });
-          return callback(err);
-        }
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString() });
-        callback();
+        const raw = Buffer.concat(chunks).toString();
+        arrivals.push(/^Message-ID:\s*(<[^>]+>)/im.exec(raw)?.[1] ?? 'none');
+        const timer = setTimeout(() => {
+          replyTimers.delete(timer);
+          if (refuse.count > 0) {
+            refuse.count--;
+            return callback(Object.assign(new Error(refuse.text), { responseCode: refuse.code }));
+          }
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+          callback();
+        }, replyDelayMs);
+        replyTimers.add(timer);
       });
     },
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `${options.secure ? 'smtps' : 'smtp'}://127.0.0.1:${port}${options.secure || options.starttls ? '?tls.rejectUnauthorized=false' : ''}`,
     received,
-    refuseNext: (n: number) => void (refuse = n),
+    arrivals,
+    refuseNext: (count: number, code = 451, text = 'Mailbox busy, try later') => void (refuse = { count, code, text }),
+    /** Answers each message's data only after `ms`. */
+    replyAfter: (ms: number) => void (replyDelayMs = ms),
+    /** Forgets what arrived, drops replies still waiting, and answers at once again. */
+    reset() {
+      for (const timer of replyTimers) clearTimeout(timer);
+      replyTimers.clear();
+      received.length = 0;
+      arrivals.length = 0;
+      replyDelayMs = 0;
+      refuse = { count: 0, code: 451, text: 'Mailbox busy, try later' };
+    },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
@@ -64,7 +93,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await t.db.delete(mailOutbox).where(sql`true`);
-  smtp.received.length = 0;
+  smtp.reset();
 });
 
 const deps = (smtpUrl?: string) => ({ db: t.db, config: { ...t.config, smtpUrl }, logger });
@@ -179,6 +208,131 @@ describe('delivery', () => {
     expect(runs.reduce((n, r) => n + r.sent, 0) + again.sent).toBe(20);
     expect(new Set(sentIds).size).toBe(20);
     expect(sentIds).toHaveLength(20);
+  });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('a slow SMTP server and overlapping runners', () => {
+  // Test-sized time limits: a claim lasts 1.2 s and a send at most 1 s (in production: 15 and 5 minutes).
+  const limits = { leaseMs: 1200, smtpTimeouts: { connectMs: 300, greetingMs: 300, idleMs: 800, totalMs: 1000 } };
+
+  it('receives each message once when a run takes longer than a claim lasts (the claim outlives every send)', async () => {
+    for (const key of ['slow-1', 'slow-2', 'slow-3']) await enqueueMail(t.db, message(key));
+    smtp.replyAfter(500); // each send takes ~0.5 s, so the three take longer than one claim lasts
+    const first = deliverDueMail(deps(smtp.url), limits);
+    await sleep(1300); // the first runner is still sending; a second one (the cron job, or a kick) starts
+    const second = deliverDueMail(deps(smtp.url), limits);
+    const results = await Promise.all([first, second]);
+    expect(results.reduce((n, r) => n + r.sent, 0)).toBe(3);
+    expect(smtp.arrivals).toHaveLength(3);
+    expect(new Set(smtp.arrivals).size).toBe(3);
+    const rows = await t.db.select().from(mailOutbox);
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([['sent', 1], ['sent', 1], ['sent', 1]]);
+  });
+
+  it('cuts off a send at its time limit, before its claim ends, so no other runner sends the message meanwhile', async () => {
+    await enqueueMail(t.db, message('stuck'));
+    smtp.replyAfter(3000); // slower than any send may take
+    const started = Date.now();
+    const first = deliverDueMail(deps(smtp.url), limits).then((r) => ({ ...r, ms: Date.now() - started }));
+    await sleep(1300); // the claim of an unbounded send would have run out by now
+    const second = await deliverDueMail(deps(smtp.url), limits);
+    const firstResult = await first;
+    expect(firstResult).toMatchObject({ sent: 0, failed: 0, retried: 1 });
+    expect(firstResult.ms).toBeLessThan(limits.leaseMs);
+    expect(second).toEqual({ sent: 0, failed: 0, retried: 0 });
+    expect(smtp.arrivals).toHaveLength(1);
+    const r = await row('stuck');
+    expect(r).toMatchObject({ status: 'pending', attempts: 1, claimToken: null });
+    expect(r.lastError).toContain('SMTP send took longer than 1 s; connection closed');
+    expect(r.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
+  });
+
+  it('refuses a claim that would end before a send may have to', async () => {
+    await expect(deliverDueMail(deps(smtp.url), { leaseMs: 1000, smtpTimeouts: limits.smtpTimeouts })).rejects.toThrow(
+      'The mail claim must last longer than an SMTP send may take.',
+    );
+  });
+
+  /**
+   * Runner A claims the message and is still sending it when its claim runs out (simulated: the claim is
+   * expired by hand, as if A had stalled); runner B takes it over and sends it; then A's send ends with `aEnds`.
+   */
+  async function takenOverWhileSending(key: string, aEnds: () => Promise<void>) {
+    await enqueueMail(t.db, message(key));
+    let release!: () => void;
+    const aMayEnd = new Promise<void>((r) => (release = r));
+    const a = deliverDueMail(deps(), { send: () => aMayEnd.then(aEnds) });
+    while ((await row(key)).status !== 'sending') await sleep(10);
+    await t.db.update(mailOutbox).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(mailOutbox.dedupeKey, key));
+    const sentByB: string[] = [];
+    expect(await deliverDueMail(deps(), { send: async (m) => void sentByB.push(m.id) })).toEqual({ sent: 1, failed: 0, retried: 0 });
+    expect(sentByB).toHaveLength(1);
+    release();
+    return a;
+  }
+
+  it('a runner whose claim was taken over does not mark the message sent again (logged instead)', async () => {
+    logs.length = 0;
+    expect(await takenOverWhileSending('lost-sent', async () => undefined)).toEqual({ sent: 0, failed: 0, retried: 0 });
+    expect(await row('lost-sent')).toMatchObject({ status: 'sent', attempts: 1, claimToken: null });
+    expect(logs.join('\n')).toContain('another runner took this message over before its result was recorded');
+  });
+
+  it('a runner whose claim was taken over does not put a sent message back into the queue', async () => {
+    logs.length = 0;
+    const aFails = async () => {
+      throw new Error('Connection reset');
+    };
+    expect(await takenOverWhileSending('lost-failed', aFails)).toEqual({ sent: 0, failed: 0, retried: 0 });
+    expect(await row('lost-failed')).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
+    expect(logs.join('\n')).toContain('another runner took this message over before its result was recorded');
+  });
+});
+
+describe('permanent and temporary refusals', () => {
+  it('fails a message at once when the server refuses its data for good (5xx), keeping the reply', async () => {
+    await enqueueMail(t.db, message('spam'));
+    smtp.refuseNext(1, 554, 'Message rejected as spam');
+    expect(await deliverDueMail(deps(smtp.url))).toEqual({ sent: 0, failed: 1, retried: 0 });
+    const r = await row('spam');
+    expect(r).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(r.lastError).toContain('554 Message rejected as spam');
+    await t.db.update(mailOutbox).set({ nextAttemptAt: new Date(Date.now() - 1000) });
+    expect(await deliverDueMail(deps(smtp.url))).toEqual({ sent: 0, failed: 0, retried: 0 });
+    expect(smtp.arrivals).toHaveLength(1);
+  });
+
+  it('retries a temporary refusal (4xx) and a 5xx caused by our own settings (sender refused)', async () => {
+    await enqueueMail(t.db, message('busy'));
+    smtp.refuseNext(1, 452, 'Insufficient system storage');
+    expect(await deliverDueMail(deps(smtp.url))).toEqual({ sent: 0, failed: 0, retried: 1 });
+    expect(await row('busy')).toMatchObject({ status: 'pending', attempts: 1 });
+
+    await enqueueMail(t.db, message('bad-sender'));
+    const senderRefused = Object.assign(new Error("Mail command failed: 553 Sender address rejected"), { responseCode: 553, command: 'MAIL FROM' });
+    const send = async () => {
+      throw senderRefused;
+    };
+    expect(await deliverDueMail(deps(), { send })).toEqual({ sent: 0, failed: 0, retried: 1 });
+    expect(await row('bad-sender')).toMatchObject({ status: 'pending', attempts: 1 });
+  });
+});
+
+describe('TLS', () => {
+  it.each([
+    ['STARTTLS', { starttls: true }],
+    ['implicit TLS (smtps)', { secure: true }],
+  ])('sends over %s', async (_name, options) => {
+    const tlsSmtp = await startSmtp(options);
+    try {
+      await enqueueMail(t.db, message('tls', 'tls@example.com'));
+      expect(await deliverDueMail(deps(tlsSmtp.url))).toEqual({ sent: 1, failed: 0, retried: 0 });
+      expect(tlsSmtp.received.map((m) => m.to)).toEqual([['tls@example.com']]);
+    } finally {
+      await tlsSmtp.close();
+    }
   });
 });
 

@@ -123,7 +123,7 @@ export function JobsPage({ jobs, mode, failed, timeZone, now, notice }: JobsPage
       <Card title="Scheduled jobs" subtitle="Each run holds a database lock, so only one worker runs a job at a time.">
         <JobsTable jobs={jobs} timeZone={timeZone} now={now} />
       </Card>
-      <Card title="Failed e-mail" subtitle="Messages that failed 10 delivery attempts.">
+      <Card title="Failed e-mail" subtitle="Messages the mail server refused, or that failed 10 delivery attempts.">
         <FailedMailTable rows={failed} timeZone={timeZone} />
       </Card>
       <p>
