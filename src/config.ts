@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
+import { isValidTrustedProxies } from './http/client-ip';
 
 /** A schedule: "off", or an expression the scheduler's own parser accepts (a typo must stop start-up). */
 const cronExpression = z
@@ -17,6 +18,7 @@ const trustedProxies = z.preprocess(
     .string()
     .trim()
     .regex(/^(\d{1,2}|[0-9a-f:.]+(\/\d{1,3})?(\s*,\s*[0-9a-f:.]+(\/\d{1,3})?)*)$/i, 'must be a number of hops or a list of addresses/CIDRs separated by commas')
+    .refine(isValidTrustedProxies, 'has an entry that is not an IP address or CIDR')
     .optional(),
 );
 

@@ -1,32 +1,25 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { revokeSession } from './sessions';
-import { clearSessionCookie, requireUser, setSessionCookie } from '../http/session';
+import { requireUser, setSessionCookie } from '../http/session';
 import { validate } from '../http/validate';
 import { deliverMailSoon } from '../mail/kick';
 import { publicUser } from './accounts';
-import { clientIp } from './client-ip';
+import { logoutNavigation, signOut } from './logout';
+import { clientIp } from '../http/client-ip';
 import { requestPasswordReset, resetPassword } from './recovery';
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema, verifyEmailQuery } from './schemas';
 import { loginWithPassword, registerUser, verifyEmail } from './service';
 
 export const REGISTERED_MESSAGE = 'Registration successful. Please check your email to verify your account.';
 
-/** Ends the current session (if any), clears the cookie, and goes home. */
-export async function signOut(c: Context<AppEnv>) {
-  if (c.var.sessionId) await revokeSession(c.var.deps.db, c.var.sessionId);
-  clearSessionCookie(c);
-  return c.redirect('/', 303);
-}
-
 /** /api/auth/* and /api/logout (spec §7). */
 export function authApi() {
   const app = new Hono<AppEnv>();
 
   app.post('/api/auth/register', validate('json', registerSchema), async (c) => {
-    const { user } = await registerUser(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json'));
+    const { email } = await registerUser(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json'), { ip: clientIp(c) });
     deliverMailSoon(c.var.deps);
-    return c.json({ message: REGISTERED_MESSAGE, email: user.email }, 201);
+    return c.json({ message: REGISTERED_MESSAGE, email }, 201);
   });
 
   app.get('/api/auth/verify-email', validate('query', verifyEmailQuery), async (c) => {
@@ -44,11 +37,11 @@ export function authApi() {
 
   app.get('/api/auth/user', requireUser(), (c) => c.json(publicUser(c.var.user!)));
 
-  app.get('/api/logout', signOut);
+  app.get('/api/logout', logoutNavigation);
   app.post('/api/auth/logout', signOut);
 
   app.post('/api/auth/forgot-password', validate('json', forgotPasswordSchema), async (c) => {
-    const result = await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json').email);
+    const result = await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json').email, { ip: clientIp(c) });
     deliverMailSoon(c.var.deps);
     return c.json(result);
   });

@@ -2,6 +2,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { recordAudit } from '../audit/service';
+import { pruneExpiredHits } from '../http/rate-limit';
 import { deleteExpiredSessions } from './sessions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -11,11 +12,13 @@ export interface ExpiryResult {
   resetTokens: number;
   sessions: number;
   unverifiedAccounts: number;
+  rateLimitHits: number;
 }
 
 /**
  * In one transaction: removes accounts still pending verification after `unverifiedAccountDays` (audit-logged),
- * clears expired e-mail verification and password reset tokens, and deletes expired sessions. Returns the counts.
+ * clears expired e-mail verification and password reset tokens, and deletes expired sessions and rate-limit hits.
+ * Returns the counts.
  */
 export function expireAccountsAndTokens(db: Db, opts: { unverifiedAccountDays: number; now?: Date }): Promise<ExpiryResult> {
   const now = opts.now ?? new Date();
@@ -32,7 +35,8 @@ export function expireAccountsAndTokens(db: Db, opts: { unverifiedAccountDays: n
       .where(lt(users.passwordResetExpires, now))
       .returning({ id: users.id });
     const sessions = await deleteExpiredSessions(tx as unknown as Db, now);
-    return { verificationTokens: verification.length, resetTokens: reset.length, sessions, unverifiedAccounts };
+    const rateLimitHits = await pruneExpiredHits(tx as unknown as Db);
+    return { verificationTokens: verification.length, resetTokens: reset.length, sessions, unverifiedAccounts, rateLimitHits };
   });
 }
 

@@ -29,7 +29,7 @@ export async function signInExternal(db: Db, appUrl: string, id: ExternalIdentit
     const first = await lockAndCheckFirstAccount(tx);
     const found = await tx.select().from(users).where(or(eq(users.externalId, externalId), eq(users.email, email)));
     const existing = found.find((u) => u.externalId === externalId) ?? found.find((u) => u.email === email);
-    if (existing) return linkExisting(tx, appUrl, existing, externalId);
+    if (existing) return linkExisting(tx, appUrl, existing, id, externalId);
     const [created] = await tx
       .insert(users)
       .values({
@@ -49,14 +49,30 @@ export async function signInExternal(db: Db, appUrl: string, id: ExternalIdentit
   });
 }
 
-async function linkExisting(tx: Db, appUrl: string, u: UserRow, externalId: string): Promise<UserRow> {
+/**
+ * Links the identity to an existing account. An account whose address was never verified was registered
+ * by someone who did not prove they own it: their password and the names they typed are dropped (the
+ * provider's names replace them), so only the provider's sign-in opens it.
+ */
+async function linkExisting(tx: Db, appUrl: string, u: UserRow, id: ExternalIdentity, externalId: string): Promise<UserRow> {
   if (u.externalId && u.externalId !== externalId) {
     throw new AppError(409, 'This email address is linked to another sign-in identity.', 'identity_conflict');
   }
   const status = u.accountStatus === 'pending_verification' ? statusAfterVerification(u) : u.accountStatus;
+  const unproven = u.isEmailVerified
+    ? {}
+    : {
+        password: null,
+        passwordUpdatedAt: null,
+        passwordResetToken: null,
+        passwordResetExpires: null,
+        firstName: id.firstName?.slice(0, 100) ?? null,
+        lastName: id.lastName?.slice(0, 100) ?? null,
+        authProvider: id.provider,
+      };
   const [updated] = await tx
     .update(users)
-    .set({ externalId, isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, accountStatus: status })
+    .set({ ...unproven, externalId, isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, accountStatus: status })
     .where(eq(users.id, u.id))
     .returning();
   if (status === 'pending_approval' && u.accountStatus !== 'pending_approval') await notifyAdminsOfPendingAccount(tx, appUrl, updated);

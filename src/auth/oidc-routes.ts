@@ -3,7 +3,7 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { AppEnv } from '../app-env';
 import { setSessionCookie } from '../http/session';
 import { deliverMailSoon } from '../mail/kick';
-import { clientIp } from './client-ip';
+import { clientIp } from '../http/client-ip';
 import { signInExternal } from './external';
 import { safeNext } from './next';
 import { finishAuthorization, providerSettings, startAuthorization, type ProviderName } from './oidc';

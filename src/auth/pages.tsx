@@ -4,7 +4,7 @@ import type { AppEnv } from '../app-env';
 import { AppError } from '../http/errors';
 import { setSessionCookie } from '../http/session';
 import { deliverMailSoon } from '../mail/kick';
-import { clientIp } from './client-ip';
+import { clientIp } from '../http/client-ip';
 import { safeNext } from './next';
 import { requestPasswordReset, RESET_DONE_MESSAGE, resetPassword } from './recovery';
 import { fieldErrors, forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from './schemas';
@@ -32,6 +32,13 @@ const page = (c: C, view: React.ReactElement, title: string, status: 200 | 400 |
 
 const hasSso = (c: C) => !!c.var.deps.config.oidc;
 
+/** An expected failure shown on a form: its headers (Retry-After) applied, its status and message returned. */
+function failure(c: C, err: unknown) {
+  if (!(err instanceof AppError)) throw err;
+  for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+  return { status: err.status as 400 | 401 | 403 | 429, banner: { variant: 'error' as const, text: err.message } };
+}
+
 async function loginPost(c: C) {
   const form = await formFields(c);
   const next = safeNext(form.next);
@@ -44,10 +51,8 @@ async function loginPost(c: C) {
     setSessionCookie(c, session.token);
     return c.redirect(next, 303);
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-    const banner = { variant: 'error' as const, text: err.message };
-    return page(c, <LoginPage email={form.email} banner={banner} next={next} sso={hasSso(c)} />, 'Sign In', err.status as 401);
+    const { status, banner } = failure(c, err);
+    return page(c, <LoginPage email={form.email} banner={banner} next={next} sso={hasSso(c)} />, 'Sign In', status);
   }
 }
 
@@ -57,10 +62,10 @@ async function registerPost(c: C) {
   const parsed = registerSchema.safeParse(form);
   if (!parsed.success) return page(c, <RegisterPage values={values} errors={fieldErrors(parsed.error)} sso={hasSso(c)} />, 'Register', 422);
   try {
-    await registerUser(c.var.deps.db, c.var.deps.config.appUrl, parsed.data);
+    await registerUser(c.var.deps.db, c.var.deps.config.appUrl, parsed.data, { ip: clientIp(c) });
   } catch (err) {
-    if (!(err instanceof AppError) || err.status !== 409) throw err;
-    return page(c, <RegisterPage values={values} errors={{ email: err.message }} sso={hasSso(c)} />, 'Register', 422);
+    const { status, banner } = failure(c, err);
+    return page(c, <RegisterPage values={values} banner={banner} sso={hasSso(c)} />, 'Register', status);
   }
   deliverMailSoon(c.var.deps);
   return c.redirect('/register?sent=1', 303);
@@ -92,8 +97,8 @@ async function resetPost(c: C) {
     await resetPassword(c.var.deps.db, parsed.data, { appUrl: c.var.deps.config.appUrl, client });
     deliverMailSoon(c.var.deps);
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    return page(c, <ResetPasswordPage token={form.token} banner={{ variant: 'error', text: err.message }} />, 'Reset Password', 400);
+    const { status, banner } = failure(c, err);
+    return page(c, <ResetPasswordPage token={form.token} banner={banner} />, 'Reset Password', status);
   }
   return c.redirect(`/login?success=password_reset&message=${encodeURIComponent(RESET_DONE_MESSAGE)}`, 303);
 }
@@ -137,7 +142,12 @@ export function authPages() {
     const form = await formFields(c);
     const parsed = forgotPasswordSchema.safeParse(form);
     if (!parsed.success) return page(c, <ForgotPasswordPage email={form.email} error={fieldErrors(parsed.error).email} />, 'Forgot Password', 422);
-    await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, parsed.data.email);
+    try {
+      await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, parsed.data.email, { ip: clientIp(c) });
+    } catch (err) {
+      const { status, banner } = failure(c, err);
+      return page(c, <ForgotPasswordPage email={form.email} banner={banner} />, 'Forgot Password', status);
+    }
     deliverMailSoon(c.var.deps);
     return c.redirect('/forgot-password?sent=1', 303);
   });

@@ -2,12 +2,13 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { badRequest } from '../http/errors';
+import { enforce, forget } from '../http/rate-limit';
 import { enqueueMail } from '../mail/outbox';
 import { passwordResetMail } from '../mail/templates';
 import { queueSecurityAlert, type ClientInfo } from '../notifications/service';
 import { hashPassword } from './password';
 import type { ResetPasswordInput } from './schemas';
-import { clearFailures, throttleKeys } from './throttle';
+import { forgotPasswordRules, loginAccountKey, resetPasswordRules } from './limits';
 import { generateToken, hashToken } from './tokens';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
@@ -15,8 +16,12 @@ export const RESET_TTL_MS = 60 * 60 * 1000;
 /** The one answer to every forgot-password request, known address or not. */
 export const FORGOT_PASSWORD_MESSAGE = "If an account exists for that email, we've sent a link to reset the password.";
 
-/** Queues a reset link (1 h, single use, stored hashed) for a known account; does nothing visible otherwise. */
-export async function requestPasswordReset(db: Db, appUrl: string, email: string): Promise<{ message: string }> {
+/**
+ * Queues a reset link (1 h, single use, stored hashed) for a known account; does nothing visible otherwise.
+ * Limited per e-mail address and per client address alike for known and unknown addresses (429).
+ */
+export async function requestPasswordReset(db: Db, appUrl: string, email: string, client: { ip: string }): Promise<{ message: string }> {
+  await enforce(db, forgotPasswordRules(email, client.ip));
   const token = generateToken();
   const tokenHash = hashToken(token);
   await db.transaction(async (tx) => {
@@ -34,18 +39,28 @@ export async function requestPasswordReset(db: Db, appUrl: string, email: string
 
 export const RESET_DONE_MESSAGE = 'Your password has been reset. Please sign in with your new password.';
 
+const INVALID_RESET = 'This password reset link is invalid or has expired.';
+
+/** The account a live reset token belongs to (a cheap lookup, done before any hashing). */
+async function accountOfResetToken(db: Db, tokenHash: string, lock = false) {
+  const query = db.select().from(users).where(eq(users.passwordResetToken, tokenHash)).limit(1);
+  const [u] = lock ? await query.for('update') : await query;
+  if (!u || !u.passwordResetExpires || u.passwordResetExpires.getTime() <= Date.now()) throw badRequest(INVALID_RESET, 'invalid_token');
+  return u;
+}
+
 /**
  * Sets a new password with a reset token (single use, 1 h), signs the account out everywhere and queues a
- * security alert (unless the user switched those off).
+ * security alert (unless the user switched those off). Limited per client address; the token is looked up
+ * before the new password is hashed, so bogus tokens cost no argon2 work.
  */
-export async function resetPassword(db: Db, input: ResetPasswordInput, by: { appUrl: string; client?: ClientInfo }): Promise<{ message: string }> {
-  const password = await hashPassword(input.password);
+export async function resetPassword(db: Db, input: ResetPasswordInput, by: { appUrl: string; client: ClientInfo & { ip: string } }): Promise<{ message: string }> {
+  await enforce(db, resetPasswordRules(by.client.ip));
   const tokenHash = hashToken(input.token);
+  await accountOfResetToken(db, tokenHash);
+  const password = await hashPassword(input.password);
   const email = await db.transaction(async (tx) => {
-    const [u] = await tx.select().from(users).where(eq(users.passwordResetToken, tokenHash)).for('update').limit(1);
-    if (!u || !u.passwordResetExpires || u.passwordResetExpires.getTime() <= Date.now()) {
-      throw badRequest('This password reset link is invalid or has expired.', 'invalid_token');
-    }
+    const u = await accountOfResetToken(tx, tokenHash, true);
     await tx
       .update(users)
       .set({ password, passwordUpdatedAt: new Date(), passwordResetToken: null, passwordResetExpires: null })
@@ -54,6 +69,7 @@ export async function resetPassword(db: Db, input: ResetPasswordInput, by: { app
     await queueSecurityAlert(tx, { appUrl: by.appUrl, userId: u.id, event: 'password_reset', client: by.client });
     return u.email;
   });
-  await clearFailures(db, throttleKeys(email, '')[0]);
+  // The owner proved the address: sign-in failures counted against the account no longer matter.
+  await forget(db, [loginAccountKey(email)]);
   return { message: RESET_DONE_MESSAGE };
 }

@@ -1,34 +1,41 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
-import { AppError, badRequest, conflict, forbidden, tooManyRequests } from '../http/errors';
+import { AppError, badRequest, forbidden } from '../http/errors';
+import { enforce, forget, undo } from '../http/rate-limit';
+import { enqueueMail } from '../mail/outbox';
+import { registrationAttemptMail } from '../mail/templates';
 import {
   lockAndCheckFirstAccount,
   notifyAdminsOfPendingAccount,
   publicUser,
   queueVerificationMail,
   statusAfterVerification,
-  type PublicUser,
   type UserRow,
 } from './accounts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from './password';
 import type { LoginInput, RegisterInput } from './schemas';
 import { createSession } from './sessions';
-import { clearFailures, recordFailure, throttledFor, throttleKeys } from './throttle';
+import { loginKeys, loginRules, registerRules, THROTTLED_LOGIN } from './limits';
 import { generateToken, hashToken } from './tokens';
 
 const HOUR_MS = 60 * 60 * 1000;
 export const VERIFY_TTL_MS = 24 * HOUR_MS;
 
-/** Registers an account (the first one on an empty database becomes admin) and queues its verification e-mail. */
-export async function registerUser(db: Db, appUrl: string, input: RegisterInput): Promise<{ user: PublicUser }> {
+/**
+ * Registers an account (the first one on an empty database becomes admin) and queues its verification
+ * e-mail. A known address gets the same answer after the same work, and its owner an e-mail instead
+ * (at most one a day), so registration does not tell which addresses have accounts.
+ */
+export async function registerUser(db: Db, appUrl: string, input: RegisterInput, client: { ip: string }): Promise<{ email: string }> {
+  await enforce(db, registerRules(input.email, client.ip));
   const password = await hashPassword(input.password);
   const token = generateToken();
   const tokenHash = hashToken(token);
-  const user = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const first = await lockAndCheckFirstAccount(tx);
-    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
-    if (taken) throw conflict('An account with this email already exists.', 'email_taken');
+    const [taken] = await tx.select().from(users).where(eq(users.email, input.email)).limit(1);
+    if (taken) return queueRegistrationAttemptMail(tx, appUrl, taken);
     const [created] = await tx
       .insert(users)
       .values({
@@ -44,9 +51,15 @@ export async function registerUser(db: Db, appUrl: string, input: RegisterInput)
       })
       .returning();
     await queueVerificationMail(tx, appUrl, created, token, tokenHash);
-    return created;
   });
-  return { user: publicUser(user) };
+  return { email: input.email };
+}
+
+/** "Someone tried to register with your address": sign in or reset the password (deduplicated per day). */
+async function queueRegistrationAttemptMail(tx: Db, appUrl: string, owner: UserRow) {
+  const day = new Date().toISOString().slice(0, 10);
+  const content = registrationAttemptMail({ firstName: owner.firstName, loginUrl: `${appUrl}/login`, resetUrl: `${appUrl}/forgot-password` });
+  await enqueueMail(tx, { dedupeKey: `register-attempt:${owner.id}:${day}`, to: owner.email, ...content });
 }
 
 export interface VerifyResult {
@@ -94,21 +107,21 @@ export function accountStateError(status: string): AppError {
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 
 /**
- * Password sign-in: throttled per account and per client address (429), the same 401 for an unknown
- * e-mail and a wrong password (a dummy hash is checked for unknown e-mails), 403 + code for inactive accounts.
+ * Password sign-in: the attempt is counted before the password is checked (atomically: concurrent
+ * attempts cannot pass one check together) per account and address, with higher ceilings per account
+ * and per address (429); the same 401 for an unknown e-mail and a wrong password (a dummy hash is checked
+ * for unknown e-mails); 403 + code for inactive accounts. A right password takes its attempt back, and a
+ * sign-in clears the account-and-address and the address counts.
  */
 export async function loginWithPassword(db: Db, input: LoginInput, client: { ip: string; userAgent?: string }) {
-  const keys = throttleKeys(input.email, client.ip);
-  const wait = await throttledFor(db, keys);
-  if (wait > 0) throw tooManyRequests(wait, 'Too many failed sign-in attempts. Please try again later.');
+  const hitIds = await enforce(db, loginRules(input.email, client.ip), THROTTLED_LOGIN);
   const [u] = await db.select().from(users).where(eq(users.email, input.email)).limit(1);
   const ok = u?.password ? await verifyPassword(u.password, input.password) : await verifyDummyPassword(input.password);
-  if (!u || !ok) {
-    await recordFailure(db, keys);
-    throw new AppError(401, INVALID_CREDENTIALS, 'invalid_credentials');
-  }
+  if (!u || !ok) throw new AppError(401, INVALID_CREDENTIALS, 'invalid_credentials');
+  await undo(db, hitIds);
   if (u.accountStatus !== 'active') throw accountStateError(u.accountStatus);
-  await clearFailures(db, keys[0]);
+  const keys = loginKeys(input.email, client.ip);
+  await forget(db, [keys.accountAndAddress, keys.address]);
   const session = await createSession(db, u.id, { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) });
   return { user: publicUser(u), session };
 }

@@ -99,6 +99,21 @@ export function passwordResetMail(p: { firstName?: string | null; url: string })
   });
 }
 
+/** To the owner of an address someone tried to register again: sign in, or reset the password. */
+export function registrationAttemptMail(p: { firstName?: string | null; loginUrl: string; resetUrl: string }): MailContent {
+  return compose({
+    subject: `Someone tried to register with your email address on ${PRODUCT_NAME}`,
+    greeting: hello(p.firstName),
+    paragraphs: [
+      `Someone tried to create a new ${PRODUCT_NAME} account with this email address, which already has an account. No new account was created.`,
+      'If it was you, sign in with your existing account, or reset your password if you have forgotten it.',
+    ],
+    items: [{ text: 'Forgot your password? Reset it', url: p.resetUrl }],
+    action: { label: 'Sign in', url: p.loginUrl },
+    note: "If it wasn't you, you can ignore this email; your account is unchanged.",
+  });
+}
+
 /** A server in a status-change message: what it is and what happened to it, with its in-app link. */
 export interface ServerChangeLine {
   name: string;

@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { AppEnv } from '../app-env';
 import { AppError } from '../http/errors';
 import { clearSessionCookie, requirePageUser } from '../http/session';
-import { clientIp } from '../auth/client-ip';
+import { clientIp } from '../http/client-ip';
 import { deliverMailSoon } from '../mail/kick';
 import { pushScriptUrl } from '../notifications/assets';
 import { removeAvatar, setAvatar } from './avatar';

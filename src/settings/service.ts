@@ -82,8 +82,8 @@ export interface Requester {
 }
 
 /**
- * Changes the password (the current one is required when there is one), signs out the other sessions and
- * queues a security alert, all in one transaction.
+ * Changes the password (the current one is required when there is one), voids outstanding reset links,
+ * signs out the other sessions and queues a security alert, all in one transaction.
  */
 export async function changePassword(db: Db, userId: string, input: { currentPassword: string; newPassword: string }, by: Requester): Promise<void> {
   const [u] = await db.select({ password: users.password }).from(users).where(eq(users.id, userId)).limit(1);
@@ -95,7 +95,10 @@ export async function changePassword(db: Db, userId: string, input: { currentPas
   const hash = await hashPassword(input.newPassword);
   await db.transaction(async (t) => {
     const tx = t as unknown as Db;
-    await tx.update(users).set({ password: hash, passwordUpdatedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
+    await tx
+      .update(users)
+      .set({ password: hash, passwordUpdatedAt: new Date(), updatedAt: new Date(), passwordResetToken: null, passwordResetExpires: null })
+      .where(eq(users.id, userId));
     await revokeUserSessions(tx, userId, by.keepSid ?? undefined);
     await recordAudit(tx, { actorId: userId, action: 'user.password_change', entityType: 'user', entityId: userId });
     await queueSecurityAlert(tx, { appUrl: by.appUrl, userId, event: 'password_changed', client: by.client });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/service';
 import type { Db } from '../db/client';
+import { enforce, type Rule } from '../http/rate-limit';
 import { enqueueMail } from '../mail/outbox';
 import type { InviteInput } from './schemas';
 
@@ -36,8 +37,17 @@ export function invitationMail(p: InviteInput & { url: string; inviterName: stri
   return { subject, text, html };
 }
 
-/** Queues the invitation e-mail (outbox, so nothing is lost while SMTP is down) and audits it. */
+/** Invitations: 20 per inviter an hour, 3 per invited address a day (an outside address cannot be flooded). */
+const inviteRules = (inviterId: string, email: string): Rule[] => [
+  { key: `invite:inviter:${inviterId}`, limit: 20, windowSeconds: 60 * 60 },
+  { key: `invite:address:${email.toLowerCase()}`, limit: 3, windowSeconds: 24 * 60 * 60 },
+];
+
+export const THROTTLED_INVITES = 'Too many invitations. Please try again later.';
+
+/** Queues the invitation e-mail (outbox, so nothing is lost while SMTP is down) and audits it; 429 beyond the limits. */
 export async function inviteMember(db: Db, appUrl: string, input: InviteInput, inviter: { id: string; name: string }): Promise<{ invitedEmail: string }> {
+  await enforce(db, inviteRules(inviter.id, input.email), THROTTLED_INVITES);
   const url = invitationUrl(appUrl, input.email);
   await db.transaction(async (tx) => {
     await enqueueMail(tx as unknown as Db, { dedupeKey: `team-invite:${randomUUID()}`, to: input.email, ...invitationMail({ ...input, url, inviterName: inviter.name }) });

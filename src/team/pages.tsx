@@ -131,11 +131,17 @@ export function teamPages() {
 
   app.post('/team/invite', async (c) => {
     const values = await formValues(c);
-    const r = check(inviteInput, values);
+    let r = check(inviteInput, values);
     if ('data' in r) {
-      const { invitedEmail } = await inviteMember(c.var.deps.db, c.var.deps.config.appUrl, r.data, inviterOf(c));
-      deliverMailSoon(c.var.deps);
-      return changed(c, 'Invitation Sent', `Invitation sent to ${invitedEmail} successfully.`);
+      try {
+        const { invitedEmail } = await inviteMember(c.var.deps.db, c.var.deps.config.appUrl, r.data, inviterOf(c));
+        deliverMailSoon(c.var.deps);
+        return changed(c, 'Invitation Sent', `Invitation sent to ${invitedEmail} successfully.`);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status !== 429) throw err;
+        for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+        r = { errors: { email: err.message } };
+      }
     }
     const state: FormState = { values, errors: r.errors };
     const toast: [string, string] = requiredMissing(values, ['email', 'firstName', 'lastName', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? FAILED.invite];

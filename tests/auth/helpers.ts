@@ -1,6 +1,6 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, like, sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client';
-import { loginFailures, mailOutbox, users } from '../../src/db/schema';
+import { mailOutbox, rateLimitHits, users } from '../../src/db/schema';
 import { jsonRequest, type TestContext } from '../helpers/app';
 
 export const PASSWORD = 'correct horse battery';
@@ -13,9 +13,10 @@ export function register(t: TestContext, email: string, extra: Record<string, st
   );
 }
 
-/** The newest outbox message to an address. */
-export async function lastMailTo(db: Db, to: string) {
-  const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.createdAt)).limit(1);
+/** The newest outbox message to an address (of one kind: its dedupe key's prefix, such as "verify:"). */
+export async function lastMailTo(db: Db, to: string, kind?: string) {
+  const where = kind ? and(eq(mailOutbox.to, to), like(mailOutbox.dedupeKey, `${kind}%`)) : eq(mailOutbox.to, to);
+  const [row] = await db.select().from(mailOutbox).where(where).orderBy(desc(mailOutbox.createdAt)).limit(1);
   return row;
 }
 
@@ -50,7 +51,8 @@ export function sessionCookie(res: Response): string {
 
 export const userByEmail = async (db: Db, email: string) => (await db.select().from(users).where(eq(users.email, email)))[0];
 
-export const clearThrottle = (db: Db) => db.delete(loginFailures).where(sql`true`);
+/** Forgets every rate-limit count (sign-in throttles included). */
+export const clearThrottle = (db: Db) => db.delete(rateLimitHits).where(sql`true`);
 
 /** Makes a user active (as an admin decision would). */
 export const activate = (db: Db, email: string) => db.update(users).set({ accountStatus: 'active', isEmailVerified: true }).where(eq(users.email, email));

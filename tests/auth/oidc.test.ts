@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema';
-import { createTestApp, TEST_ORIGIN, type TestContext } from '../helpers/app';
-import { lastMailTo, register, userByEmail } from './helpers';
+import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
+import { createSignedInUser } from '../helpers/users';
+import { activate, lastMailTo, login, PASSWORD, register, registerAndVerify, userByEmail } from './helpers';
 import { authorizeAtProvider, startOidcProvider } from './oidc-provider';
 
 let op: Awaited<ReturnType<typeof startOidcProvider>>;
@@ -15,6 +16,8 @@ beforeAll(async () => {
   op.accounts.set('g-user', { email: 'newbie@example.com', email_verified: true, given_name: 'New', family_name: 'Bie' });
   op.accounts.set('g-linked', { email: 'local@example.com', email_verified: true });
   op.accounts.set('g-unverified', { email: 'unverified@example.com', email_verified: false });
+  op.accounts.set('g-victim', { email: 'victim@example.com', email_verified: true, given_name: 'Victoria', family_name: 'Owner' });
+  op.accounts.set('g-kept', { email: 'kept@example.com', email_verified: true, given_name: 'Provider', family_name: 'Name' });
 });
 afterAll(async () => {
   await t?.close();
@@ -86,8 +89,36 @@ describe('Google sign-in against a real OpenID provider on loopback', () => {
     const res = await signIn(t, 'g-linked');
     expect(res.headers.get('location')).toBe('/approval-pending');
     const u = await userByEmail(t.db, 'local@example.com');
-    expect(u).toMatchObject({ isEmailVerified: true, accountStatus: 'pending_approval', authProvider: 'local', emailVerificationToken: null });
+    expect(u).toMatchObject({ isEmailVerified: true, accountStatus: 'pending_approval', authProvider: 'google', emailVerificationToken: null });
     expect(u.externalId).toBe(`${op.issuer}|g-linked`);
+  });
+
+  it('drops the password and names of an unverified registration it links: the registrant cannot sign in after approval', async () => {
+    // Someone registers the victim's address with a password of their choosing and never verifies it.
+    await register(t, 'victim@example.com', { firstName: 'Mallory', lastName: 'Squatter', password: 'squatter pass 1', confirmPassword: 'squatter pass 1' });
+    const res = await signIn(t, 'g-victim');
+    expect(res.headers.get('location')).toBe('/approval-pending');
+    expect(await userByEmail(t.db, 'victim@example.com')).toMatchObject({ password: null, firstName: 'Victoria', lastName: 'Owner', authProvider: 'google', isEmailVerified: true });
+
+    // The admin sees the provider's names, then approves.
+    const admin = await createSignedInUser(t.db, { role: 'admin' });
+    const page = await (await t.app.request('/admin/approval', { headers: { Cookie: admin.cookie } })).text();
+    expect(page).toContain('Victoria Owner');
+    expect(page).not.toContain('Mallory');
+    const id = (await userByEmail(t.db, 'victim@example.com')).id;
+    expect((await t.app.request(`/api/admin/approve-user/${id}`, jsonRequest('POST', undefined, admin.cookie))).status).toBe(200);
+
+    expect((await login(t, 'victim@example.com', 'squatter pass 1')).status).toBe(401);
+    const owner = await signIn(t, 'g-victim');
+    expect(owner.headers.get('location')).toBe('/');
+  });
+
+  it('keeps the password and names of a verified account it links', async () => {
+    await registerAndVerify(t, 'kept@example.com');
+    await activate(t.db, 'kept@example.com');
+    expect((await signIn(t, 'g-kept')).headers.get('location')).toBe('/');
+    expect(await userByEmail(t.db, 'kept@example.com')).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', authProvider: 'local', externalId: `${op.issuer}|g-kept` });
+    expect((await login(t, 'kept@example.com', PASSWORD)).status).toBe(200);
   });
 
   it('sends a rejected account to /login?error=account_rejected', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser } from '../helpers/users';
-import { activate, lastMailTo, PASSWORD, register, tokenFrom, userByEmail } from './helpers';
+import { activate, clearThrottle, lastMailTo, PASSWORD, register, tokenFrom, userByEmail } from './helpers';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -97,10 +97,34 @@ describe('/register', () => {
     expect(await userByEmail(t.db, 'grace@example.com')).toBeTruthy();
   });
 
-  it('says so when the e-mail is taken', async () => {
+  it('answers a taken e-mail like a new one (303 to "Check Your Email"), without saying it is taken', async () => {
     const res = await post('/register', { firstName: 'G', lastName: 'H', email: 'GRACE@example.com', password: PASSWORD, confirmPassword: PASSWORD });
-    expect(res.status).toBe(422);
-    expect(await res.text()).toContain('An account with this email already exists.');
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/register?sent=1');
+    expect((await lastMailTo(t.db, 'grace@example.com')).subject).toBe('Someone tried to register with your email address on Ops Hub');
+  });
+
+  it('shows the limit on the page (429, Retry-After) when an address registers too often', async () => {
+    const form = { firstName: 'G', lastName: 'H', email: 'often@example.com', password: PASSWORD, confirmPassword: PASSWORD };
+    for (let i = 0; i < 5; i++) expect((await post('/register', form)).status).toBe(303);
+    const res = await post('/register', form);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    const text = await res.text();
+    expect(text).toContain('Too many attempts. Please try again later.');
+    expect(text).toMatch(/value="often@example.com"/);
+    await clearThrottle(t.db);
+  });
+});
+
+describe('/forgot-password limits', () => {
+  it('shows the limit on the page (429) after 3 requests for one address', async () => {
+    for (let i = 0; i < 3; i++) expect((await post('/forgot-password', { email: 'grace@example.com' })).status).toBe(303);
+    const res = await post('/forgot-password', { email: 'grace@example.com' });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    expect(await res.text()).toContain('Too many attempts. Please try again later.');
+    await clearThrottle(t.db);
   });
 });
 
@@ -132,7 +156,7 @@ describe('/verify-email states', () => {
   });
 
   it('pending approval: "Email Verified", "Awaiting admin approval", View Status', async () => {
-    const token = tokenFrom((await lastMailTo(t.db, 'grace@example.com')).text, '/verify-email');
+    const token = tokenFrom((await lastMailTo(t.db, 'grace@example.com', 'verify:')).text, '/verify-email');
     const { text } = await html(`/verify-email/confirm?token=${token}`);
     expect(text).toContain('Email Verified');
     expect(text).toContain('Awaiting admin approval');

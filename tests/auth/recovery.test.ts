@@ -1,9 +1,22 @@
 import { and, count, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../../src/auth/tokens';
 import { mailOutbox, sessions, userPreferences, users } from '../../src/db/schema';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { activate, clearThrottle, lastMailTo, login, PASSWORD, register, sessionCookie, tokenFrom, userByEmail } from './helpers';
+
+/** Counts argon2 hashing of new passwords (the expensive step the cheap checks must come before). */
+const argon = vi.hoisted(() => ({ hashes: 0 }));
+vi.mock('../../src/auth/password', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/auth/password')>();
+  return {
+    ...real,
+    hashPassword: (plain: string) => {
+      argon.hashes++;
+      return real.hashPassword(plain);
+    },
+  };
+});
 
 let t: TestContext;
 beforeAll(async () => {
@@ -12,6 +25,7 @@ beforeAll(async () => {
   await activate(t.db, 'reset@example.com');
 });
 afterAll(() => t.close());
+beforeEach(() => clearThrottle(t.db));
 
 const forgot = (email: string) => t.app.request('/api/auth/forgot-password', jsonRequest('POST', { email }));
 const reset = (body: Record<string, string>) => t.app.request('/api/auth/reset-password', jsonRequest('POST', body));
@@ -146,5 +160,38 @@ describe('reset password', () => {
     const reused = await t.app.request('/reset-password', form({ token, password: 'page secret 3', confirmPassword: 'page secret 3' }));
     expect(reused.status).toBe(400);
     expect(await reused.text()).toContain('This password reset link is invalid or has expired.');
+  });
+});
+
+describe('limits (per e-mail and per client address, in PostgreSQL)', () => {
+  const from = (path: string, body: Record<string, string>, ip: string) => t.app.request(path, jsonRequest('POST', body), { incoming: { socket: { remoteAddress: ip } } });
+  const resetMails = async () => (await t.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, 'reset@example.com'), like(mailOutbox.dedupeKey, 'reset:%')))).length;
+
+  it('sends at most 3 reset e-mails to one address in 15 minutes, from any client address', async () => {
+    const before = await resetMails();
+    const statuses = [];
+    for (let i = 0; i < 20; i++) statuses.push((await from('/api/auth/forgot-password', { email: 'reset@example.com' }, `192.0.2.${i}`)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+    expect(await resetMails()).toBe(before + 3);
+  });
+
+  it('limits one client address to 20 reset requests an hour, known addresses or not', async () => {
+    for (let i = 0; i < 20; i++) expect((await from('/api/auth/forgot-password', { email: `ghost${i}@example.com` }, '198.51.100.3')).status).toBe(200);
+    const res = await from('/api/auth/forgot-password', { email: 'reset@example.com' }, '198.51.100.3');
+    expect(res.status).toBe(429);
+    expect(await res.json()).toMatchObject({ code: 'throttled' });
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3500);
+  });
+
+  it('looks a reset token up before hashing the new password, and limits reset attempts per client address', async () => {
+    const hashesBefore = argon.hashes;
+    const body = { token: 'bogus-token', password: 'long enough 1', confirmPassword: 'long enough 1' };
+    for (let i = 0; i < 10; i++) expect((await from('/api/auth/reset-password', body, '198.51.100.4')).status).toBe(400);
+    expect(argon.hashes).toBe(hashesBefore);
+    const res = await from('/api/auth/reset-password', body, '198.51.100.4');
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    expect((await from('/api/auth/reset-password', body, '198.51.100.5')).status).toBe(400);
   });
 });

@@ -1,9 +1,22 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../../src/auth/tokens';
 import { mailOutbox, users } from '../../src/db/schema';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
-import { lastMailTo, login, PASSWORD, register, registerAndVerify, tokenFrom, userByEmail } from './helpers';
+import { clearThrottle, lastMailTo, login, PASSWORD, register, registerAndVerify, tokenFrom, userByEmail } from './helpers';
+
+/** Counts argon2 hashing of new passwords (the expensive step the limits must come before). */
+const argon = vi.hoisted(() => ({ hashes: 0 }));
+vi.mock('../../src/auth/password', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/auth/password')>();
+  return {
+    ...real,
+    hashPassword: (plain: string) => {
+      argon.hashes++;
+      return real.hashPassword(plain);
+    },
+  };
+});
 
 let t: TestContext;
 beforeAll(async () => {
@@ -60,10 +73,46 @@ describe('registration, verification and the first admin', () => {
     expect((await login(t, 'first.admin@example.com', PASSWORD)).status).toBe(200);
   });
 
-  it('stores e-mails lower-cased and unique', async () => {
-    const res = await register(t, 'FIRST.admin@example.COM');
-    expect(res.status).toBe(409);
-    expect((await res.json()).message).toMatch(/already exists/);
+  it('answers a known address exactly like a new one, keeps the account, and e-mails its owner instead', async () => {
+    const before = await userByEmail(t.db, 'first.admin@example.com');
+    const known = await register(t, 'FIRST.admin@example.COM', { firstName: 'Mallory', password: 'attacker pass 1', confirmPassword: 'attacker pass 1' });
+    const fresh = await register(t, 'brand.new@example.com');
+    expect(known.status).toBe(201);
+    expect(fresh.status).toBe(201);
+    expect(Object.keys(await known.json())).toEqual(Object.keys(await fresh.json()));
+    expect(await userByEmail(t.db, 'first.admin@example.com')).toEqual(before);
+    expect(await t.db.select().from(users).where(eq(users.email, 'first.admin@example.com'))).toHaveLength(1);
+    const mail = await lastMailTo(t.db, 'first.admin@example.com');
+    expect(mail.subject).toBe('Someone tried to register with your email address on Ops Hub');
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain(`${t.config.appUrl}/login`);
+      expect(body).toContain(`${t.config.appUrl}/forgot-password`);
+    }
+    expect(mail.text).not.toContain('verify-email');
+    // Repeats the same day do not send another message.
+    await register(t, 'first.admin@example.com');
+    const notices = await t.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, 'first.admin@example.com'), like(mailOutbox.dedupeKey, 'register-attempt:%')));
+    expect(notices).toHaveLength(1);
+  });
+
+  it('spends the same password hashing on a known address as on a new one', async () => {
+    await clearThrottle(t.db);
+    const timed = async (email: string) => {
+      const start = performance.now();
+      expect((await register(t, email)).status).toBe(201);
+      return performance.now() - start;
+    };
+    const knownRuns: number[] = [];
+    const newRuns: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      knownRuns.push(await timed('first.admin@example.com'));
+      newRuns.push(await timed(`timing${i}@example.com`));
+    }
+    await clearThrottle(t.db);
+    const known = Math.min(...knownRuns);
+    const fresh = Math.min(...newRuns);
+    expect(known).toBeGreaterThan(fresh / 3);
+    expect(known).toBeLessThan(fresh * 3);
   });
 
   it('puts later accounts in pending_approval after verification and e-mails every admin', async () => {
@@ -128,6 +177,27 @@ describe('first account race', () => {
       const admins = await fresh.db.select().from(users).where(eq(users.role, 'admin'));
       expect(admins).toHaveLength(1);
       expect(await fresh.db.select().from(mailOutbox)).toHaveLength(5);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('registration limits', () => {
+  it('allows 5 registrations per e-mail address and 20 per client address an hour (429, Retry-After), before any hashing', async () => {
+    const fresh = await createTestApp();
+    try {
+      const from = (email: string, ip: string) =>
+        fresh.app.request('/api/auth/register', jsonRequest('POST', { firstName: 'A', lastName: 'B', email, password: PASSWORD, confirmPassword: PASSWORD }), { incoming: { socket: { remoteAddress: ip } } });
+      for (let i = 0; i < 5; i++) expect((await from('same@example.com', `192.0.2.${i}`)).status).toBe(201);
+      const hashesBefore = argon.hashes;
+      const sixth = await from('same@example.com', '192.0.2.50');
+      expect(sixth.status).toBe(429);
+      expect(argon.hashes).toBe(hashesBefore);
+      expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(3500);
+      for (let i = 0; i < 20; i++) expect((await from(`spray${i}@example.com`, '198.51.100.1')).status).toBe(201);
+      expect((await from('spray-last@example.com', '198.51.100.1')).status).toBe(429);
+      expect((await from('spray-last@example.com', '198.51.100.2')).status).toBe(201);
     } finally {
       await fresh.close();
     }

@@ -14,7 +14,7 @@ afterAll(() => database.close());
 const expectedTables = [
   'users',
   'sessions',
-  'login_failures',
+  'rate_limit_hits',
   'user_preferences',
   'team_members',
   'documents',

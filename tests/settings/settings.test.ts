@@ -4,7 +4,8 @@ import { hashPassword, verifyPassword } from '../../src/auth/password';
 import { createSession } from '../../src/auth/sessions';
 import { mailOutbox, sessions, userPreferences, users } from '../../src/db/schema';
 import { sessionCookieName } from '../../src/http/session';
-import { createTestApp, TEST_ORIGIN, type TestContext } from '../helpers/app';
+import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
+import { lastMailTo, tokenFrom } from '../auth/helpers';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
 let t: TestContext;
@@ -113,6 +114,22 @@ describe('/settings', () => {
     expect(res.headers.get('location')).toBe('/settings?updated=sessions');
     expect(await t.db.select().from(sessions).where(eq(sessions.sid, other.sid))).toEqual([]);
     expect((await get('/settings')).status).toBe(200);
+  });
+});
+
+describe('password change and reset links', () => {
+  it('voids a reset link that was sent before the password was changed in Settings', async () => {
+    const other = await createSignedInUser(t.db, { email: 'resetter@example.com' });
+    await t.db.update(users).set({ password: await hashPassword('first-password-1') }).where(eq(users.id, other.id));
+    expect((await t.app.request('/api/auth/forgot-password', jsonRequest('POST', { email: 'resetter@example.com' }))).status).toBe(200);
+    const token = tokenFrom((await lastMailTo(t.db, 'resetter@example.com', 'reset:')).text, '/reset-password');
+    const changed = await post('/settings/password', { currentPassword: 'first-password-1', newPassword: 'second-password-2', confirmPassword: 'second-password-2' }, other.cookie);
+    expect(changed.status).toBe(303);
+    const reset = await t.app.request('/api/auth/reset-password', jsonRequest('POST', { token, password: 'stolen-password-3', confirmPassword: 'stolen-password-3' }));
+    expect(reset.status).toBe(400);
+    expect((await reset.json()).message).toBe('This password reset link is invalid or has expired.');
+    const [u] = await t.db.select().from(users).where(eq(users.id, other.id));
+    expect(await verifyPassword(u.password!, 'second-password-2')).toBe(true);
   });
 });
 

@@ -142,3 +142,25 @@ describe('POST /api/team/invite', () => {
     expect(html).toContain('value="margaret@example.com"');
   });
 });
+
+describe('invitation limits', () => {
+  const invite = (email: string, cookie: string) => call('POST', '/api/team/invite', { email, firstName: 'Out', lastName: 'Sider', role: 'VIP' }, cookie);
+
+  it('sends at most 3 invitations to one address a day, whoever sends them (429 with Retry-After)', async () => {
+    const inviters = [];
+    for (let i = 0; i < 4; i++) inviters.push(await createSignedInUser(t.db));
+    for (let i = 0; i < 3; i++) expect((await invite('target@outside.example', inviters[i].cookie)).status).toBe(200);
+    const res = await invite('TARGET@outside.example', inviters[3].cookie);
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ code: 'throttled', message: 'Too many invitations. Please try again later.' });
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(23 * 3600);
+    expect(await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'target@outside.example'))).toHaveLength(3);
+  });
+
+  it('lets one user send at most 20 invitations an hour', async () => {
+    const inviter = await createSignedInUser(t.db);
+    for (let i = 0; i < 20; i++) expect((await invite(`person${i}@outside.example`, inviter.cookie)).status).toBe(200);
+    expect((await invite('person20@outside.example', inviter.cookie)).status).toBe(429);
+    expect((await invite('person20@outside.example', (await createSignedInUser(t.db)).cookie)).status).toBe(200);
+  });
+});

@@ -149,6 +149,21 @@ describe('/team page', () => {
     expect(JSON.parse(res.headers.get('HX-Trigger')!).showToast).toMatchObject({ title: 'Invitation Sent', text: 'Invitation sent to eve@example.com successfully.' });
   });
 
+  it('shows the invitation limit in the form and a toast, not an error page', async () => {
+    const form = { email: 'often@outside.example', firstName: 'Of', lastName: 'Ten', role: 'VIP', department: '' };
+    for (let i = 0; i < 3; i++) expect((await post('/team/invite', form, true)).status).toBe(200);
+    const res = await post('/team/invite', form, true);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    expect(JSON.parse(res.headers.get('HX-Trigger')!).showToast).toMatchObject({ title: 'Error', text: 'Too many invitations. Please try again later.' });
+    const html = await res.text();
+    expect(html).toContain('id="invite-member-form"');
+    expect(html).toContain('Too many invitations. Please try again later.');
+    const plain = await post('/team/invite', form);
+    expect(plain.status).toBe(422);
+    expect(await plain.text()).toContain('Too many invitations. Please try again later.');
+  });
+
   it('refuses a cross-site form post', async () => {
     const res = await t.app.request('/team/members', {
       method: 'POST',

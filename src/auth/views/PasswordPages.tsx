@@ -2,7 +2,7 @@ import { Field } from '../../ui/components';
 import { AuthCard, PasswordInput, type BannerSpec } from './AuthCard';
 
 /** /forgot-password: one e-mail field; afterwards the same "Check Your Email" answer for every address. */
-export function ForgotPasswordPage({ email, error, sent }: { email?: string; error?: string; sent?: boolean }) {
+export function ForgotPasswordPage({ email, error, sent, banner }: { email?: string; error?: string; sent?: boolean; banner?: BannerSpec | null }) {
   if (sent) {
     return (
       <AuthCard title="Check Your Email" icon="mail" subtitle="If an account exists for that email, we've sent a link to reset the password.">
@@ -14,7 +14,7 @@ export function ForgotPasswordPage({ email, error, sent }: { email?: string; err
     );
   }
   return (
-    <AuthCard title="Forgot your password?" subtitle="Enter your email and we'll send you a link to reset it.">
+    <AuthCard title="Forgot your password?" subtitle="Enter your email and we'll send you a link to reset it." banner={banner}>
       <form className="form" method="post" action="/forgot-password" noValidate>
         <Field label="Email" htmlFor="email" error={error}>
           <input className="input" id="email" name="email" type="email" autoComplete="email" required defaultValue={email} aria-invalid={error ? true : undefined} />

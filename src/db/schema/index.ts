@@ -8,3 +8,4 @@ export * from './mail';
 export * from './audit';
 export * from './jobs';
 export * from './notifications';
+export * from './rate-limits';

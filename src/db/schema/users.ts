@@ -51,17 +51,6 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expire_idx').on(t.expire)],
 );
 
-/** Failed sign-ins, counted per account and per client address for throttling. */
-export const loginFailures = pgTable(
-  'login_failures',
-  {
-    id: id(),
-    key: varchar('key', { length: 300 }).notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('login_failures_key_idx').on(t.key, t.createdAt)],
-);
-
 export const themes = ['light', 'dark', 'system'] as const;
 
 /** The timezone of a user who never saved one (spec §9). */
