@@ -3,10 +3,9 @@ import { renderToString } from 'react-dom/server';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
 import { requirePageUser } from '../http/session';
-import { checkAllServers } from '../servers/health';
+import { checkAll } from '../servers/commands';
 import { triggerToast } from '../http/toast';
 import { dashboardStats, dashboardView, environmentFilters, overviewServers, type EnvironmentFilter } from './service';
-import { notifyServerChangesNow } from '../notifications/service';
 import { DashboardPage, healthSummaryText } from './views/DashboardPage';
 import { InfraOverview } from './views/InfraOverview';
 import { StatCards } from './views/StatCards';
@@ -48,8 +47,7 @@ export function dashboardPages() {
   });
   app.post('/dashboard/health-check', requirePageUser(), async (c) => {
     const { db } = c.var.deps;
-    const r = await checkAllServers(db, { concurrency: 20, timeoutMs: 2000 });
-    await notifyServerChangesNow(c.var.deps, r.changes);
+    const r = await checkAll(c.var.deps, { sendMailNow: true });
     const summary = { checked: r.checked, online: r.online, warning: r.warning, offline: r.offline };
     if (!c.req.header('HX-Request')) {
       return c.redirect(`/?${new URLSearchParams(Object.entries(summary).map(([k, v]) => [k, String(v)]))}`, 303);

@@ -4,8 +4,6 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { DEFAULT_TIMEZONE, pushSubscriptions, userPreferences, users } from '../db/schema';
 import type { Logger } from '../http/logger';
-import type { MailDeps } from '../mail/deliver';
-import { deliverMailSoon } from '../mail/kick';
 import { enqueueMail } from '../mail/outbox';
 import { securityAlertMail, serverStatusMail, statusHeadline, type SecurityEvent } from '../mail/templates';
 import type { StatusChange } from '../servers/health';
@@ -46,17 +44,19 @@ const roundKey = (changes: StatusChange[]) =>
 
 const serverUrl = (appUrl: string, c: StatusChange) => `${appUrl}/infrastructure/${c.serverId}`;
 
-/** One e-mail per opted-in active user for the round, through the outbox (deduplicated per user and round). */
-async function queueStatusMails(db: Db, appUrl: string, changes: StatusChange[]): Promise<number> {
+/**
+ * One e-mail per opted-in active user listing the changes, through the outbox (deduplicated per user and set of
+ * changes). Pass the transaction that marks the changes announced, so they are e-mailed exactly once.
+ */
+export async function queueServerStatusMails(db: Db, appUrl: string, changes: StatusChange[]): Promise<number> {
+  if (!changes.length) return 0;
   const round = roundKey(changes);
   const recipients = await statusMailRecipients(db);
-  await db.transaction(async (tx) => {
-    for (const r of recipients) {
-      const lines = changes.map((c) => ({ ...c, when: formatDateTime(c.at, r.timezone), url: serverUrl(appUrl, c) }));
-      const mail = serverStatusMail({ firstName: r.firstName, changes: lines, timeZone: r.timezone, settingsUrl: `${appUrl}/settings` });
-      await enqueueMail(tx as unknown as Db, { dedupeKey: `server-status:${r.id}:${round}`, to: r.email, ...mail });
-    }
-  });
+  for (const r of recipients) {
+    const lines = changes.map((c) => ({ ...c, when: formatDateTime(c.at, r.timezone), url: serverUrl(appUrl, c) }));
+    const mail = serverStatusMail({ firstName: r.firstName, changes: lines, timeZone: r.timezone, settingsUrl: `${appUrl}/settings` });
+    await enqueueMail(db, { dedupeKey: `server-status:${r.id}:${round}`, to: r.email, ...mail });
+  }
   return recipients.length;
 }
 
@@ -68,27 +68,18 @@ function statusPush(appUrl: string, changes: StatusChange[]): PushMessage {
   return { title: `Ops Hub: ${statusHeadline(changes)}`, body: lines.join('\n'), url, tag: 'server-status' };
 }
 
-/** Pushes the round to every subscribed browser of opted-in users; subscriptions the push service calls gone are deleted. */
-async function pushStatus(deps: NotifyDeps, vapid: NonNullable<Config['push']>, changes: StatusChange[]): Promise<number> {
+/**
+ * Pushes the changes to every subscribed browser of opted-in users (nothing without VAPID keys); subscriptions
+ * the push service calls gone are deleted. Call after the announcing transaction committed: a push is not retried.
+ */
+export async function pushServerStatus(deps: NotifyDeps, changes: StatusChange[]): Promise<number> {
+  const vapid = deps.config.push;
+  if (!vapid || !changes.length) return 0;
   const targets = await statusPushTargets(deps.db);
   if (!targets.length) return 0;
   const { sent, gone } = await sendPushes(vapid, targets, statusPush(deps.config.appUrl, changes), deps.logger);
   for (const endpoint of gone) await deps.db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint));
   return sent;
-}
-
-/** After a health-check round: e-mails and pushes about the servers that went offline or came back; nothing when none did. */
-export async function notifyServerChanges(deps: NotifyDeps, changes: StatusChange[]): Promise<{ emails: number; pushes: number }> {
-  if (!changes.length) return { emails: 0, pushes: 0 };
-  const emails = await queueStatusMails(deps.db, deps.config.appUrl, changes);
-  const pushes = deps.config.push ? await pushStatus(deps, deps.config.push, changes) : 0;
-  return { emails, pushes };
-}
-
-/** After checks a person started (a server's Check now, the dashboard's round): notify, and send the e-mails now. */
-export async function notifyServerChangesNow(deps: NotifyDeps & MailDeps, changes: StatusChange[]): Promise<void> {
-  const { emails } = await notifyServerChanges(deps, changes);
-  if (emails) deliverMailSoon(deps);
 }
 
 /** Where a security-relevant request came from, when known. */

@@ -3,8 +3,7 @@ import type { AppEnv } from '../app-env';
 import { badRequest, unauthorized } from '../http/errors';
 import { requireAdmin, requireUser } from '../http/session';
 import { validate } from '../http/validate';
-import { notifyServerChangesNow } from '../notifications/service';
-import { probeServer } from './health';
+import { checkServer } from './commands';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, metricsInput, serverFilters, serverInput, tokenInput } from './schemas';
 import {
@@ -83,9 +82,7 @@ function serversApi() {
     return c.json({ message: 'Server deleted successfully.' });
   });
   app.post('/:id/health-check', async (c) => {
-    const { server, change } = await probeServer(c.var.deps.db, c.req.param('id'), { actorId: actor(c) });
-    await notifyServerChangesNow(c.var.deps, change ? [change] : []);
-    return c.json(server);
+    return c.json(await checkServer(c.var.deps, c.req.param('id'), actor(c)));
   });
   app.get('/:id/documents', async (c) => {
     const server = await requireServer(c.var.deps.db, c.req.param('id'));

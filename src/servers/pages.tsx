@@ -4,8 +4,7 @@ import type { AppEnv } from '../app-env';
 import { AppError, notFound } from '../http/errors';
 import { requirePageUser } from '../http/session';
 import { listItems } from '../knowledge/service';
-import { notifyServerChangesNow } from '../notifications/service';
-import { probeServer } from './health';
+import { checkServer } from './commands';
 import { firstPageIndex, matchesServer, SERVER_PAGE_SIZE, type ServerFilters } from './fields';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, serverFilters } from './schemas';
@@ -71,8 +70,7 @@ export function serverPages() {
   });
 
   app.post('/infrastructure/:id/health-check', async (c) => {
-    const { change } = await probeServer(c.var.deps.db, c.req.param('id'), { actorId: c.var.user!.id });
-    await notifyServerChangesNow(c.var.deps, change ? [change] : []);
+    await checkServer(c.var.deps, c.req.param('id'), c.var.user!.id);
     return c.redirect(`/infrastructure/${c.req.param('id')}`, 303);
   });
 

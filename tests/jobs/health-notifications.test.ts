@@ -1,15 +1,18 @@
-import { createServer, type AddressInfo, type Server } from 'node:net';
-import { count, eq, like } from 'drizzle-orm';
+import { spawn } from 'node:child_process';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { count, eq, isNull, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
 import { mailOutbox, servers, userPreferences, users } from '../../src/db/schema';
 import { createLogger } from '../../src/http/logger';
-import { notifyServerChanges } from '../../src/notifications/service';
-import { checkAllServers } from '../../src/servers/health';
+import { queueServerStatusMails } from '../../src/notifications/service';
+import { announceStatusChanges } from '../../src/servers/commands';
+import { checkAllServers, probeServer } from '../../src/servers/health';
 import { formatDateTime } from '../../src/ui/format';
-import { createTestDatabase } from '../helpers/db';
+import { probeTcp } from '../../src/servers/probe';
+import { createTestDatabase, usingPostgres } from '../helpers/db';
 import { createSignedInUser } from '../helpers/users';
-import { jobsConfig, testScheduler } from './support';
+import { jobsConfig, secondWorkerDatabase, testScheduler, waitFor } from './support';
 
 function listenOn(host: string): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
@@ -17,6 +20,41 @@ function listenOn(host: string): Promise<{ server: Server; port: number }> {
     server.once('error', reject);
     server.listen(0, host, () => resolve({ server, port: (server.address() as AddressInfo).port }));
   });
+}
+
+/** A port nothing listens on (opened, then closed). */
+async function closedPort(host: string): Promise<number> {
+  const { server, port } = await listenOn(host);
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/**
+ * A silent host: a loopback listener in a process that never accepts (its only thread is blocked). Once its
+ * accept queue is full (two connections, held here), a connection attempt gets no answer and the probe times out.
+ */
+async function silentHost(host: string): Promise<{ port: number; close: () => void }> {
+  const script = `const s = require('net').createServer();
+s.listen({ port: 0, host: ${JSON.stringify(host)}, backlog: 1 }, () => {
+  process.stdout.write(s.address().port + '\\n');
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+});`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    child.once('error', reject);
+  });
+  const fill = () =>
+    new Promise<Socket>((resolve, reject) => {
+      const socket = connect(port, host, () => resolve(socket));
+      socket.once('error', reject);
+    });
+  const held = [await fill(), await fill()];
+  const close = () => {
+    for (const socket of held) socket.destroy();
+    child.kill('SIGKILL');
+  };
+  return { port, close };
 }
 
 let database: Database;
@@ -91,18 +129,91 @@ describe('health-check round → e-mail notifications', () => {
     expect(outcome.message).toMatch(/offline\.$/);
     expect((await statusMails()).length).toBe(before);
 
-    // The same round's changes notified again (a retry after a crash) are deduplicated in the outbox.
+    // Each stored change is announced once: announcing again finds nothing, and the same changes queued
+    // again (a retried transaction) are deduplicated in the outbox.
     const db = database.db;
     await db.update(servers).set({ status: 'online' }).where(eq(servers.name, 'web-down'));
     const deps = { db, config: jobsConfig(), logger: createLogger('silent') };
     const round = await checkAllServers(db);
     expect(round.changes.map((c) => [c.name, c.from, c.to])).toEqual([['web-down', 'online', 'offline']]);
-    await notifyServerChanges(deps, round.changes);
+    expect(await announceStatusChanges(deps)).toEqual({ changes: 1, emails: 2, pushes: 0 });
     const after = (await statusMails()).length;
     expect(after).toBe(before + 2);
-    expect(await notifyServerChanges(deps, round.changes)).toEqual({ emails: 2, pushes: 0 });
+    expect(await announceStatusChanges(deps)).toEqual({ changes: 0, emails: 0, pushes: 0 });
+    expect(await queueServerStatusMails(db, deps.config.appUrl, round.changes)).toBe(2);
     expect((await statusMails()).length).toBe(after);
     const [{ n }] = await db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.to, 'bob@example.com'));
     expect(n).toBe(0);
+  });
+});
+
+describe('changes of a round cut short (shutdown, deploy, crash) are announced', () => {
+  const named = async (name: string) => (await statusMails()).filter((m) => m.text.includes(name));
+
+  it('a change a round stored but was killed before announcing is announced by the next round, once', async () => {
+    const db = database.db;
+    const [s] = await db
+      .insert(servers)
+      .values({ name: 'killed-round-down', ipAddress: '127.0.0.7', monitorPort: await closedPort('127.0.0.7'), status: 'online' })
+      .returning();
+    // What a round does for this server before the process dies (kill -9, or SIGTERM past the shutdown grace).
+    expect((await probeServer(db, s.id)).server.status).toBe('offline');
+
+    const outcome = await testScheduler(database).runNow('health-checks');
+    expect(outcome.message).toMatch(/ 1 went offline or came back: e-mailed 2 users\.$/);
+    const mails = await named('killed-round-down');
+    expect(mails.map((m) => m.to).sort()).toEqual(['ada@example.com', 'dee@example.com']);
+    expect(mails[0].text).toContain('killed-round-down (127.0.0.7, development) went offline at ');
+
+    await testScheduler(database).runNow('health-checks');
+    expect(await named('killed-round-down')).toHaveLength(2);
+  });
+
+  it('a round stopped by shutdown starts no more probes and announces what it found before it exits', async () => {
+    const db = database.db;
+    const silent = await silentHost('127.0.0.21');
+    try {
+      expect((await probeTcp('127.0.0.21', silent.port, 300)).error).toMatch(/^Timed out/);
+      await db.delete(servers);
+      // Never checked → checked first, by name: a-down, then 20 silent hosts fill the 20 probes; 4 wait.
+      await db.insert(servers).values([
+        { name: 'a-down', ipAddress: '127.0.0.7', monitorPort: await closedPort('127.0.0.7'), status: 'online', environment: 'production' },
+        ...Array.from({ length: 24 }, (_, i) => ({ name: `silent-${String(i).padStart(2, '0')}`, ipAddress: '127.0.0.21', monitorPort: silent.port, status: 'offline' as const })),
+      ]);
+      const scheduler = testScheduler(database);
+      const run = scheduler.runNow('health-checks');
+      await waitFor(async () => (await db.select().from(servers).where(eq(servers.name, 'a-down')))[0].status === 'offline', 5000, 'a-down stored offline');
+
+      // SIGTERM: the scheduler aborts the job's signal and waits; the round ends when its probes under way time out (3 s).
+      expect(await scheduler.stop(5_000)).toEqual({ abandoned: [] });
+      const outcome = await run;
+      expect(outcome.message).toMatch(
+        /^Checked 21 servers in \d+ ms: 0 online, 0 warning, 21 offline\. Stopped by shutdown: 4 left for the next round\. 1 went offline or came back: e-mailed 2 users\.$/,
+      );
+      expect((await named('a-down')).map((m) => m.to).sort()).toEqual(['ada@example.com', 'dee@example.com']);
+      const unchecked = await db.select({ name: servers.name }).from(servers).where(isNull(servers.lastHealthCheck));
+      expect(unchecked.map((u) => u.name).sort()).toEqual(['silent-20', 'silent-21', 'silent-22', 'silent-23']);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('two workers announcing at once announce each change once', async () => {
+    const db = database.db;
+    const port = await closedPort('127.0.0.7');
+    const rows = await db
+      .insert(servers)
+      .values(Array.from({ length: 6 }, (_, i) => ({ name: `twice-${i}`, ipAddress: '127.0.0.7', monitorPort: port, status: 'online' as const })))
+      .returning();
+    for (const r of rows) await probeServer(db, r.id);
+    const other = usingPostgres() ? secondWorkerDatabase(database) : database;
+    try {
+      const deps = (d: Database) => ({ db: d.db, config: jobsConfig(), logger: createLogger('silent') });
+      const [a, b] = await Promise.all([announceStatusChanges(deps(database)), announceStatusChanges(deps(other))]);
+      expect(a.changes + b.changes).toBe(6);
+      for (const r of rows) expect(await named(`${r.name} (`)).toHaveLength(2);
+    } finally {
+      if (other !== database) await other.close();
+    }
   });
 });

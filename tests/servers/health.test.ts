@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, healthChecks, servers } from '../../src/db/schema';
 import { checkAllServers, probeServer, isNotableChange } from '../../src/servers/health';
@@ -95,6 +95,34 @@ describe('probeServer', () => {
     const checks = await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id));
     expect(checks.map((c) => c.status)).toEqual(['offline', 'offline']);
     expect(checks.every((c) => c.latencyMs === null && /ECONNREFUSED/.test(c.error ?? ''))).toBe(true);
+    const audits = await t.db.select().from(auditLog).where(eq(auditLog.entityId, row.id));
+    expect(audits.filter((a) => a.action === 'server.status')).toHaveLength(1);
+  });
+
+  it('stores a change to announce as unannounced, with the status, and an unchanged or minor one as not', async () => {
+    const down = await addServer({ name: 'probe-unannounced', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'online' });
+    const busy = await addServer({ name: 'probe-minor', ipAddress: '127.0.0.1', monitorPort: openPort, status: 'online', cpuUsage: 95 });
+    await probeServer(t.db, down.id);
+    await probeServer(t.db, down.id);
+    await probeServer(t.db, busy.id);
+    const checks = await t.db
+      .select({ serverId: healthChecks.serverId, previous: healthChecks.previousStatus, unannounced: healthChecks.unannounced })
+      .from(healthChecks)
+      .where(inArray(healthChecks.serverId, [down.id, busy.id]))
+      .orderBy(asc(healthChecks.checkedAt));
+    expect(checks.map((c) => [c.serverId === down.id ? 'down' : 'busy', c.previous, c.unannounced])).toEqual([
+      ['down', 'online', true],
+      ['down', 'offline', false],
+      ['busy', 'online', false],
+    ]);
+  });
+
+  it('two checks of one server at once store one change, not two', async () => {
+    const row = await addServer({ name: 'probe-twice', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'online' });
+    await Promise.all([probeServer(t.db, row.id), probeServer(t.db, row.id)]);
+    const checks = await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id));
+    expect(checks.map((c) => `${c.previousStatus}→${c.status}`).sort()).toEqual(['offline→offline', 'online→offline']);
+    expect(checks.filter((c) => c.unannounced)).toHaveLength(1);
     const audits = await t.db.select().from(auditLog).where(eq(auditLog.entityId, row.id));
     expect(audits.filter((a) => a.action === 'server.status')).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common';
 import { documents } from './documents';
 import { users } from './users';
@@ -101,8 +101,13 @@ export const healthChecks = pgTable(
     previousStatus: varchar('previous_status', { length: 20, enum: serverStatuses }),
     latencyMs: integer('latency_ms'),
     error: text('error'),
+    /** A change to announce (went offline, or came back) not announced yet: set with the status, cleared when announced. */
+    unannounced: boolean('unannounced').notNull().default(false),
   },
-  (t) => [index('health_checks_server_time_idx').on(t.serverId, t.checkedAt)],
+  (t) => [
+    index('health_checks_server_time_idx').on(t.serverId, t.checkedAt),
+    index('health_checks_unannounced_idx').on(t.checkedAt).where(sql`${t.unannounced}`),
+  ],
 );
 
 /** Bearer tokens for metric-pushing agents; only the sha256 is stored. */

@@ -1,0 +1,2 @@
+ALTER TABLE "health_checks" ADD COLUMN "unannounced" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "health_checks_unannounced_idx" ON "health_checks" USING btree ("checked_at") WHERE "health_checks"."unannounced";
