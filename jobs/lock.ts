@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/postgres-js';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { queryRows, type Database, type Db } from '../src/db/client';
 import * as schema from '../src/db/schema';
 
@@ -22,18 +22,16 @@ export async function withJobLock<T>(database: Database, job: string, fn: (sessi
   if (local.has(job)) return { acquired: false };
   local.add(job);
   try {
-    return database.sql ? await onReservedConnection(database.sql, job, fn) : await onSession(database.db, job, fn);
+    return database.pool ? await onReservedConnection(database.pool, job, fn) : await onSession(database.db, job, fn);
   } finally {
     local.delete(job);
   }
 }
 
-async function onReservedConnection<T>(client: NonNullable<Database['sql']>, job: string, fn: (session: Db) => Promise<T>): Promise<LockOutcome<T>> {
-  const reserved = await client.reserve();
+async function onReservedConnection<T>(pool: NonNullable<Database['pool']>, job: string, fn: (session: Db) => Promise<T>): Promise<LockOutcome<T>> {
+  const reserved = await pool.connect();
   try {
-    // drizzle reads the client's type parsers from .options, which a reserved connection shares with its pool.
-    const withOptions = Object.assign(reserved, { options: client.options });
-    const session = drizzle(withOptions, { schema }) as unknown as Db;
+    const session = drizzle(reserved, { schema }) as unknown as Db;
     return await onSession(session, job, fn);
   } finally {
     reserved.release();

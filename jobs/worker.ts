@@ -29,7 +29,7 @@ async function main() {
     fail('npm run worker needs DATABASE_URL: with the embedded database (PGlite) the jobs run inside the web process (JOBS=inline).');
   }
   const logger = createLogger(config.logLevel);
-  const database = openPostgres(config.databaseUrl, { max: 10 });
+  const database = openPostgres(config.databaseUrl, { max: config.databasePoolMax });
   const [table] = await queryRows<{ name: string | null }>(database.db, sql`select to_regclass('public.job_runs')::text as name`);
   if (!table?.name) {
     await database.close();
@@ -49,8 +49,7 @@ async function main() {
     const { abandoned } = await scheduler.stop(SHUTDOWN_TIMEOUT_MS);
     if (abandoned.length) logger.warn({ abandoned }, 'jobs did not finish in time; abandoned (their open transactions roll back)');
     // An abandoned job still holds pooled connections: end them now, which rolls back its open transaction.
-    const closing = abandoned.length ? database.sql!.end({ timeout: 0 }) : database.close();
-    await closing.catch((err) => logger.error({ err }, 'database close failed'));
+    await database.close(abandoned.length ? 0 : 5_000).catch((err) => logger.error({ err }, 'database close failed'));
     logger.info('worker stopped');
     process.exit(0);
   };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { allJobs } from '../jobs/index';
 import { createScheduler } from '../jobs/scheduler';
@@ -9,7 +10,8 @@ import { runMigrations } from './db/migrate';
 import { createLogger } from './http/logger';
 import { loadAssets } from './ui/assets';
 
-const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** In-flight requests get this long after SIGTERM; the whole stop stays inside Docker's 10 s. */
+const SHUTDOWN_TIMEOUT_MS = 7_000;
 
 function readConfig(): Config {
   try {
@@ -41,6 +43,7 @@ async function main() {
   const scheduler = config.jobs === 'inline' ? createScheduler({ database, config, logger, jobs: allJobs }) : undefined;
   scheduler?.start();
 
+  const draining = drainOnStop(server as Server);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -48,11 +51,11 @@ async function main() {
     logger.info({ signal }, 'shutting down');
     const jobsStopped = scheduler?.stop(5_000).catch((err) => logger.error({ err }, 'stopping jobs failed'));
     const force = setTimeout(() => {
-      logger.warn('in-flight requests did not finish in 10 s; closing anyway');
-      'closeAllConnections' in server && (server as { closeAllConnections(): void }).closeAllConnections();
+      logger.warn(`in-flight requests did not finish in ${SHUTDOWN_TIMEOUT_MS / 1000} s; closing anyway`);
+      (server as Server).closeAllConnections();
     }, SHUTDOWN_TIMEOUT_MS);
     force.unref();
-    server.close(async () => {
+    draining.stop(async () => {
       clearTimeout(force);
       await jobsStopped;
       await database.close().catch((err) => logger.error({ err }, 'database close failed'));
@@ -62,6 +65,32 @@ async function main() {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/**
+ * Graceful stop for keep-alive clients: server.close() alone stops accepting but keeps serving connections
+ * that are busy at that moment, request after request. Once stopping, every response says Connection: close,
+ * and each connection is closed as soon as it is idle.
+ */
+function drainOnStop(server: Server) {
+  const inFlight = new Set<ServerResponse>();
+  let stopping = false;
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (stopping) server.closeIdleConnections();
+    });
+  });
+  return {
+    stop(onClosed: () => void) {
+      stopping = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      server.close(onClosed);
+      server.closeIdleConnections();
+    },
+  };
 }
 
 main().catch((err) => {

@@ -5,9 +5,11 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
+import { ConfigError } from '../config';
+import { GuardedPool } from './pg-pool';
 import { usePreparedQueries } from './pglite-query';
-import postgres from 'postgres';
 import * as schema from './schema';
 
 /** One database type for both drivers; services only ever see this. */
@@ -16,10 +18,11 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** The postgres.js client (real PostgreSQL only), for work that needs one reserved connection. */
-  sql?: postgres.Sql;
+  /** The connection pool (real PostgreSQL only), for work that needs one reserved connection. */
+  pool?: pg.Pool;
   ping(): Promise<void>;
-  close(): Promise<void>;
+  /** Waits up to timeoutMs (5 s) for connections in use to be released, then closes them anyway. */
+  close(timeoutMs?: number): Promise<void>;
   /** PGlite only: a copy of the whole database (tests clone a migrated template from it). */
   dump?: () => Promise<Blob>;
 }
@@ -30,29 +33,32 @@ export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL)
   return Array.isArray(result) ? result : result.rows;
 }
 
-/** Opens a real PostgreSQL through postgres.js. */
-export function openPostgres(url: string, options: postgres.Options<{}> = {}): Database {
-  const sql = postgres(url, { max: 10, onnotice: () => {}, ...options });
-  preparedByDefault(sql);
-  const db = drizzlePostgres(sql, { schema }) as unknown as Db;
+/** Bounds on every PostgreSQL connection, so an unreachable database costs a request seconds, not forever. */
+const postgresTimeouts = {
+  /** Connecting, and waiting for a free connection of the pool. */
+  connectionTimeoutMillis: 5_000,
+  /** The server cancels a longer statement (57014). */
+  statement_timeout: 8_000,
+  /** No answer at all (a frozen server, a dead network): the client gives up. */
+  query_timeout: 10_000,
+  /** A transaction left open by a stuck request gives its locks back. */
+  idle_in_transaction_session_timeout: 30_000,
+} satisfies pg.PoolConfig;
+
+/** Opens a real PostgreSQL through node-postgres; options.max is the pool size (DATABASE_POOL_MAX). */
+export function openPostgres(url: string, options: pg.PoolConfig = {}): Database {
+  if (new URL(url).searchParams.has('max')) {
+    throw new ConfigError('Invalid configuration: DATABASE_URL must not set ?max= (set DATABASE_POOL_MAX, the connections per process)');
+  }
+  const pool = new GuardedPool({ connectionString: url, max: 10, ...postgresTimeouts, ...options });
+  const db = drizzlePostgres(pool, { schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
-    sql,
-    ping: async () => void (await sql`select 1`),
-    close: () => sql.end({ timeout: 5 }),
+    pool,
+    ping: async () => void (await pool.query('select 1')),
+    close: (timeoutMs = 5_000) => pool.endWithin(timeoutMs),
   };
-}
-
-/**
- * drizzle runs every query it was not given a name for unprepared. postgres.js then needs two round trips
- * per query (describe, then execute) and PostgreSQL plans it anew each time. Prepared once per connection
- * instead, a query is one round trip on a cached plan. Transactions keep drizzle's default.
- */
-function preparedByDefault(sql: postgres.Sql): void {
-  const unsafe = sql.unsafe.bind(sql);
-  sql.unsafe = ((query: string, params?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) =>
-    unsafe(query, params, { ...options, prepare: true })) as typeof sql.unsafe;
 }
 
 /** Opens the embedded PGlite: in memory when dataDir is undefined, else in DATA_DIR/pglite. */
@@ -75,6 +81,6 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
 }
 
 /** DATABASE_URL set → PostgreSQL; unset → PGlite in DATA_DIR. */
-export function openDatabase(config: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? Promise.resolve(openPostgres(config.databaseUrl)) : openPglite(config.dataDir);
+export async function openDatabase(config: { databaseUrl?: string; databasePoolMax: number; dataDir: string }): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePoolMax }) : openPglite(config.dataDir);
 }

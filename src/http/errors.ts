@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError } from 'zod';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable';
 
 /** A failure we expect and can explain to the client: status + message (+ machine-readable code). */
 export class AppError extends Error {
@@ -44,6 +45,9 @@ export function toErrorResponse(err: unknown): { status: ContentfulStatusCode; b
     const status = err.status as ContentfulStatusCode;
     const message = status === 413 ? 'The request is too large.' : err.message || 'Bad request.';
     return { status, body: { message }, headers: {} };
+  }
+  if (isDatabaseUnavailable(err)) {
+    return { status: 503, body: { message: DATABASE_UNAVAILABLE_MESSAGE, code: 'database_unavailable' }, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } };
   }
   return { status: 500, body: { message: 'Something went wrong on our side. Please try again.' }, headers: {} };
 }

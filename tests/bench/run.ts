@@ -121,8 +121,8 @@ async function runOn(label: string, database: Database, items: number, env: Reco
 /** A fresh database opshub_bench on the server at `url`; returns it opened and its URL. */
 async function freshPostgres(url: string): Promise<{ database: Database; url: string }> {
   const admin = openPostgres(url, { max: 1 });
-  await admin.sql!.unsafe('drop database if exists opshub_bench with (force)');
-  await admin.sql!.unsafe('create database opshub_bench');
+  await admin.pool!.query('drop database if exists opshub_bench with (force)');
+  await admin.pool!.query('create database opshub_bench');
   await admin.close();
   const target = new URL(url);
   target.pathname = '/opshub_bench';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, type Database } from '../../src/db/client';
+import { randomBytes } from 'node:crypto';
+import { openPostgres, queryRows, type Database } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
 import { documents } from '../../src/db/schema';
 import { createTestDatabase, usingPostgres } from '../helpers/db';
@@ -74,5 +75,27 @@ describe(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {
 
   it('are idempotent when run again', async () => {
     await expect(runMigrations(database)).resolves.toBeUndefined();
+  });
+});
+
+describe.skipIf(!usingPostgres())('migrations by web processes starting together', () => {
+  it('on an empty database: all three succeed, one after the other (advisory lock), and the schema is complete', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `opshub_race_${randomBytes(6).toString('hex')}`;
+    const admin = openPostgres(url, { max: 1 });
+    await admin.pool!.query(`create database ${name}`);
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    const processes = [1, 2, 3].map(() => openPostgres(target.toString(), { max: 2 }));
+    try {
+      const outcomes = await Promise.allSettled(processes.map((p) => runMigrations(p)));
+      expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+      const rows = await queryRows<{ table_name: string }>(processes[0].db, sql`select table_name from information_schema.tables where table_schema = 'public'`);
+      expect(rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(expectedTables));
+    } finally {
+      await Promise.all(processes.map((p) => p.close()));
+      await admin.pool!.query(`drop database if exists ${name} with (force)`);
+      await admin.close();
+    }
   });
 });

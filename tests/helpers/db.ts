@@ -23,7 +23,7 @@ async function freshPglite(): Promise<Database> {
 async function freshPostgres(url: string): Promise<Database> {
   const name = `opshub_t_${randomBytes(6).toString('hex')}`;
   const admin = openPostgres(url, { max: 1 });
-  await admin.sql!.unsafe(`create database ${name}`);
+  await admin.pool!.query(`create database ${name}`);
   await admin.close();
   const target = new URL(url);
   target.pathname = `/${name}`;
@@ -35,7 +35,7 @@ async function freshPostgres(url: string): Promise<Database> {
     close: async () => {
       await close();
       const cleanup = openPostgres(url, { max: 1 });
-      await cleanup.sql!.unsafe(`drop database if exists ${name} with (force)`);
+      await cleanup.pool!.query(`drop database if exists ${name} with (force)`);
       await cleanup.close();
     },
   };

@@ -26,11 +26,9 @@ export function testScheduler(database: Database, opts: { jobs?: JobDefinition[]
   return createScheduler({ database, config, logger: createLogger('silent'), jobs: opts.jobs ?? allJobs });
 }
 
-/** The URL of the fresh test database behind a postgres.js Database (TEST_DATABASE_URL with its name). */
+/** The URL of the fresh test database behind a PostgreSQL Database. */
 export function urlOf(database: Database): string {
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${database.sql!.options.database}`;
-  return url.toString();
+  return database.pool!.options.connectionString!;
 }
 
 /** A second, independent connection pool to the same PostgreSQL database: "another worker". */
