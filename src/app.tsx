@@ -8,11 +8,12 @@ import { ErrorPage } from './home/views/ErrorPage';
 import { csrfGuard } from './http/csrf';
 import { isApiPath, toErrorResponse, tooLarge } from './http/errors';
 import { healthRoutes } from './http/health';
+import { inputGuard } from './http/input-guard';
 import { requestLog } from './http/request-log';
 import { appSecureHeaders } from './http/secure-headers';
 import { sessionCookieName, sessionLoader } from './http/session';
 import { staticRoutes } from './http/static';
-import { renderer } from './ui/renderer';
+import { renderer, renderPage } from './ui/renderer';
 import { aiRoutes } from './ai/routes';
 import { serverRoutes } from './servers/routes';
 import { accountRoutes } from './auth/routes';
@@ -24,6 +25,7 @@ import { searchRoutes } from './search/routes';
 import { teamRoutes } from './team/routes';
 import { settingsPages } from './settings/pages';
 import { notificationRoutes } from './notifications/api';
+import { isImageUpload } from './objects/api';
 import { editorPages } from './editor/pages';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
@@ -47,14 +49,15 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes());
   app.route('/', staticRoutes(deps.assets.dir));
 
-  // Uploads under /api/objects/ carry their own (larger) limit. GET and HEAD carry no body, and asking
+  // Image uploads carry their own (larger) limit. GET and HEAD carry no body, and asking
   // for one would build a full Request object on every read.
   app.use('*', async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path.startsWith('/api/objects/')) return next();
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || isImageUpload(c.req.path)) return next();
     return bodyLimit({ maxSize: JSON_LIMIT, onError: () => { throw tooLarge('The request body is larger than 5 MB.'); } })(c, next);
   });
   app.use(sessionLoader());
   app.use(csrfGuard(deps.config.appOrigin, sessionCookieName(deps.config.secureCookies)));
+  app.use(inputGuard(isImageUpload));
   app.use(renderer);
 
   app.route('/', homePages());
@@ -79,7 +82,7 @@ export function createApp(deps: AppDeps) {
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
     if (isApiPath(c) || c.req.header('accept')?.includes('application/json')) return c.json(body, status);
     c.status(status);
-    return c.render(<ErrorPage status={status} message={body.message} />, { title: 'Error', bare: true });
+    return renderPage(c, <ErrorPage status={status} message={body.message} />, { title: 'Error', bare: true });
   });
 
   return app;

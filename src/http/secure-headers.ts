@@ -1,6 +1,9 @@
 import { secureHeaders } from 'hono/secure-headers';
 
-/** CSP: scripts only from us and never inline; no framing; images from us and inline data. */
+/**
+ * CSP: scripts only from us and never inline; no framing; images from us and inline data.
+ * A response that sets a header itself keeps it (overwrite: false): /objects/:id sends a stricter sandbox CSP.
+ */
 export const appSecureHeaders = () =>
   secureHeaders({
     contentSecurityPolicy: {
@@ -20,4 +23,5 @@ export const appSecureHeaders = () =>
     referrerPolicy: 'same-origin',
     crossOriginResourcePolicy: 'same-origin',
     crossOriginEmbedderPolicy: false,
+    overwrite: false,
   });

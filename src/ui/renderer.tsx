@@ -47,17 +47,23 @@ function Page({ c, children, title, subtitle, bare }: PageProps & { c: Context<A
   );
 }
 
-/** The page renderer (c.render): renderToString of the page, sent as HTML (gzipped here when the client takes it). */
+/** renderToString of the page, sent as HTML (gzipped here when the client takes it). */
+export function renderPage(c: Context<AppEnv>, content: ReactNode, props: PageProps): Response {
+  const html = renderToString(
+    <RequestContext.Provider value={c}>
+      <Page c={c} {...props}>
+        {content}
+      </Page>
+    </RequestContext.Provider>,
+  );
+  return htmlPage(c, `<!DOCTYPE html>${html}`);
+}
+
+/**
+ * The page renderer (c.render). Errors thrown before it runs (CSRF, body limit, session) have no c.render yet:
+ * the error handler calls renderPage itself.
+ */
 export const renderer: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.setRenderer((content, props) => {
-    const html = renderToString(
-      <RequestContext.Provider value={c}>
-        <Page c={c} {...props}>
-          {content}
-        </Page>
-      </RequestContext.Provider>,
-    );
-    return htmlPage(c, `<!DOCTYPE html>${html}`);
-  });
+  c.setRenderer((content, props) => renderPage(c, content, props));
   await next();
 };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
-import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
+import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser } from '../helpers/users';
 
 let t: TestContext;
@@ -84,6 +84,36 @@ describe('secure defaults', () => {
     expect(text).not.toContain('secret internal detail');
     expect(text).not.toMatch(/at .*\.ts:\d+/);
     expect(JSON.parse(text).message).toBeTruthy();
+  });
+});
+
+describe('error pages for errors raised before the page renderer', () => {
+  const formPost = (headers: Record<string, string>, body = 'firstName=A') =>
+    t.app.request('/settings/profile', {
+      method: 'POST',
+      headers: { Accept: 'text/html', 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+      body,
+    });
+
+  it('a cross-site form post gets the 403 page with its message, not [object Object]', async () => {
+    const res = await formPost({ Origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    const html = await res.text();
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain('Access Denied');
+    expect(html).toContain('Cross-site request refused.');
+    expect(html).not.toContain('[object Object]');
+  });
+
+  it('an oversized form post gets the 413 page', async () => {
+    const body = `firstName=${'a'.repeat(5 * 1024 * 1024 + 10)}`;
+    const res = await formPost({ Origin: TEST_ORIGIN, 'Content-Length': String(body.length) }, body);
+    expect(res.status).toBe(413);
+    const html = await res.text();
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain('The request body is larger than 5 MB.');
+    expect(html).not.toContain('[object Object]');
   });
 });
 

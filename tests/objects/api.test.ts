@@ -45,6 +45,17 @@ describe('image upload', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
   });
 
+  it('serves an image with its own sandbox CSP, not the page CSP', async () => {
+    const url = await uploadUrl();
+    expect((await put(url, PNG, 'image/png')).status).toBe(200);
+    const { objectPath } = await (await t.app.request('/api/objects/acl', jsonRequest('PUT', { imageURL: url }, user.cookie))).json();
+    const res = await t.app.request(objectPath);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    // The other secure headers still come from the app.
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+  });
+
   it.each([
     ['JPEG', JPEG, 'image/jpeg'],
     ['GIF', GIF, 'image/gif'],
