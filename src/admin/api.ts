@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { requireAdmin } from '../http/session';
+import { allow } from '../auth/policy';
 import { validate } from '../http/validate';
 import { deliverMailSoon } from '../mail/kick';
 import { userIdParam } from './schemas';
@@ -9,7 +9,7 @@ import { decideUser, listPendingUsers } from './service';
 /** /api/admin/*: admins only (403 for everyone else), every decision audit-logged. */
 export function adminApi() {
   const app = new Hono<AppEnv>();
-  app.use('/api/admin/*', requireAdmin());
+  app.use('/api/admin/*', allow('user.approve'));
 
   app.get('/api/admin/pending-users', async (c) => c.json(await listPendingUsers(c.var.deps.db)));
 

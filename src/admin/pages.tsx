@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { renderToString } from 'react-dom/server';
 import type { AppEnv } from '../app-env';
 import { AppError } from '../http/errors';
+import { allowPage, DENIED_MESSAGE, type OnDenied } from '../auth/policy';
 import { requirePageUser } from '../http/session';
 import { triggerToast } from '../http/toast';
 import { deliverMailSoon } from '../mail/kick';
@@ -16,17 +17,17 @@ const SUBTITLE = 'Review and approve new account requests';
 const doneBanners: Record<string, string> = { approved: 'User Approved', rejected: 'User Rejected' };
 const pastTense = { approve: 'approved', reject: 'rejected' } as const;
 
-function denied(c: C) {
-  c.status(403);
+/** A refusal here is the Access Denied card (a toast for htmx requests), not the error page. */
+const accessDenied: OnDenied = (c, status) => {
+  c.status(status);
   if (c.req.header('hx-request')) {
-    triggerToast(c, 'Access Denied', 'You do not have permission to access this page.', 'error');
+    triggerToast(c, 'Access Denied', DENIED_MESSAGE, 'error');
     return c.body(null);
   }
   return c.render(<AccessDenied />, { title: TITLE, subtitle: SUBTITLE });
-}
+};
 
 async function decide(c: C, decision: Decision) {
-  if (c.var.user!.role !== 'admin') return denied(c);
   const isHx = !!c.req.header('hx-request');
   const failTitle = decision === 'approve' ? 'Approval Failed' : 'Rejection Failed';
   const parsed = userIdParam.safeParse({ id: c.req.param('id') });
@@ -54,9 +55,10 @@ export function adminPages() {
   const app = new Hono<AppEnv>();
   app.use('/admin/*', requirePageUser());
   app.use('/admin', requirePageUser());
+  app.use('/admin/approval', allowPage('user.approve', accessDenied));
+  app.use('/admin/approval/*', allowPage('user.approve', accessDenied));
 
   app.get('/admin/approval', async (c) => {
-    if (c.var.user!.role !== 'admin') return denied(c);
     const done = doneBanners[c.req.query('done') ?? ''];
     const users = await listPendingUsers(c.var.deps.db);
     return c.render(

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
+import { publicRoute } from './policy';
 import { requireUser, setSessionCookie } from '../http/session';
 import { validate } from '../http/validate';
 import { deliverMailSoon } from '../mail/kick';
@@ -16,19 +17,19 @@ export const REGISTERED_MESSAGE = 'Registration successful. Please check your em
 export function authApi() {
   const app = new Hono<AppEnv>();
 
-  app.post('/api/auth/register', validate('json', registerSchema), async (c) => {
+  app.post('/api/auth/register', publicRoute(), validate('json', registerSchema), async (c) => {
     const { email } = await registerUser(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json'), { ip: clientIp(c) });
     deliverMailSoon(c.var.deps);
     return c.json({ message: REGISTERED_MESSAGE, email }, 201);
   });
 
-  app.get('/api/auth/verify-email', validate('query', verifyEmailQuery), async (c) => {
+  app.get('/api/auth/verify-email', publicRoute(), validate('query', verifyEmailQuery), async (c) => {
     const result = await verifyEmail(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('query').token);
     deliverMailSoon(c.var.deps);
     return c.json(result);
   });
 
-  app.post('/api/auth/login', validate('json', loginSchema), async (c) => {
+  app.post('/api/auth/login', publicRoute(), validate('json', loginSchema), async (c) => {
     const client = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
     const { user, session } = await loginWithPassword(c.var.deps.db, c.req.valid('json'), client);
     setSessionCookie(c, session.token);
@@ -37,16 +38,16 @@ export function authApi() {
 
   app.get('/api/auth/user', requireUser(), (c) => c.json(publicUser(c.var.user!)));
 
-  app.get('/api/logout', logoutNavigation);
-  app.post('/api/auth/logout', signOut);
+  app.get('/api/logout', publicRoute(), logoutNavigation);
+  app.post('/api/auth/logout', publicRoute(), signOut);
 
-  app.post('/api/auth/forgot-password', validate('json', forgotPasswordSchema), async (c) => {
+  app.post('/api/auth/forgot-password', publicRoute(), validate('json', forgotPasswordSchema), async (c) => {
     const result = await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json').email, { ip: clientIp(c) });
     deliverMailSoon(c.var.deps);
     return c.json(result);
   });
 
-  app.post('/api/auth/reset-password', validate('json', resetPasswordSchema), async (c) => {
+  app.post('/api/auth/reset-password', publicRoute(), validate('json', resetPasswordSchema), async (c) => {
     const client = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
     const result = await resetPassword(c.var.deps.db, c.req.valid('json'), { appUrl: c.var.deps.config.appUrl, client });
     deliverMailSoon(c.var.deps);

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { AppEnv } from '../app-env';
+import { publicRoute } from './policy';
 import { setSessionCookie } from '../http/session';
 import { deliverMailSoon } from '../mail/kick';
 import { clientIp } from '../http/client-ip';
@@ -88,8 +89,8 @@ async function callback(c: Context<AppEnv>, provider: ProviderName) {
 export function oidcRoutes() {
   const app = new Hono<AppEnv>();
   for (const provider of ['google', 'oidc'] as const) {
-    app.get(`/auth/${provider}`, (c) => start(c, provider));
-    app.get(`/auth/${provider}/callback`, (c) => callback(c, provider));
+    app.get(`/auth/${provider}`, publicRoute(), (c) => start(c, provider));
+    app.get(`/auth/${provider}/callback`, publicRoute(), (c) => callback(c, provider));
   }
   return app;
 }

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { renderToString } from 'react-dom/server';
 import type { AppEnv } from '../app-env';
+import { publicRoute } from './policy';
 import { AppError } from '../http/errors';
 import { setSessionCookie } from '../http/session';
 import { deliverMailSoon } from '../mail/kick';
@@ -107,27 +108,27 @@ async function resetPost(c: C) {
 export function authPages() {
   const app = new Hono<AppEnv>();
 
-  app.get('/login', (c) => {
+  app.get('/login', publicRoute(), (c) => {
     const next = safeNext(c.req.query('next'));
     if (c.var.user) return c.redirect(next);
     const q = c.req.query();
     return page(c, <LoginPage banner={loginBanner(q)} email={q.email} next={next} sso={hasSso(c)} />, 'Sign In');
   });
-  app.post('/login', loginPost);
+  app.post('/login', publicRoute(), loginPost);
 
-  app.get('/register', (c) => {
+  app.get('/register', publicRoute(), (c) => {
     if (c.var.user) return c.redirect('/');
     if (c.req.query('sent')) return page(c, <CheckEmailPage />, 'Check Your Email');
     return page(c, <RegisterPage values={{ email: c.req.query('email') }} sso={hasSso(c)} />, 'Register');
   });
-  app.post('/register', registerPost);
+  app.post('/register', publicRoute(), registerPost);
 
-  app.get('/verify-email', (c) => {
+  app.get('/verify-email', publicRoute(), (c) => {
     const token = c.req.query('token');
     const state: VerifyState = token ? { kind: 'loading', token } : { kind: 'missing' };
     return page(c, <VerifyEmailPage state={state} />, 'Verify Email');
   });
-  app.get('/verify-email/confirm', async (c) => {
+  app.get('/verify-email/confirm', publicRoute(), async (c) => {
     const state = await verifyState(c, c.req.query('token'));
     const status = state.kind === 'error' ? 400 : 200;
     // htmx swaps only 2xx answers: the fragment is always 200, the full page carries the real status.
@@ -135,10 +136,10 @@ export function authPages() {
     return page(c, <VerifyEmailPage state={state} />, 'Verify Email', status);
   });
 
-  app.get('/approval-pending', (c) => page(c, <ApprovalPendingPage />, 'Approval Pending'));
+  app.get('/approval-pending', publicRoute(), (c) => page(c, <ApprovalPendingPage />, 'Approval Pending'));
 
-  app.get('/forgot-password', (c) => page(c, <ForgotPasswordPage sent={!!c.req.query('sent')} />, 'Forgot Password'));
-  app.post('/forgot-password', async (c) => {
+  app.get('/forgot-password', publicRoute(), (c) => page(c, <ForgotPasswordPage sent={!!c.req.query('sent')} />, 'Forgot Password'));
+  app.post('/forgot-password', publicRoute(), async (c) => {
     const form = await formFields(c);
     const parsed = forgotPasswordSchema.safeParse(form);
     if (!parsed.success) return page(c, <ForgotPasswordPage email={form.email} error={fieldErrors(parsed.error).email} />, 'Forgot Password', 422);
@@ -152,8 +153,8 @@ export function authPages() {
     return c.redirect('/forgot-password?sent=1', 303);
   });
 
-  app.get('/reset-password', (c) => page(c, <ResetPasswordPage token={c.req.query('token')} />, 'Reset Password'));
-  app.post('/reset-password', resetPost);
+  app.get('/reset-password', publicRoute(), (c) => page(c, <ResetPasswordPage token={c.req.query('token')} />, 'Reset Password'));
+  app.post('/reset-password', publicRoute(), resetPost);
 
   return app;
 }

@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
+import { publicRoute } from '../auth/policy';
 import { LandingPage } from './views/LandingPage';
 import { NotFoundPage } from './views/NotFoundPage';
 
 /** The public home: the landing page when signed out. Signed-in "/" belongs to the dashboard. */
 export function homePages() {
   const app = new Hono<AppEnv>();
-  app.get('/', async (c, next) => {
+  app.get('/', publicRoute(), async (c, next) => {
     if (c.var.user) return next();
     return c.render(<LandingPage />, { title: 'Ops Hub', bare: true });
   });

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
+import { publicRoute } from '../auth/policy';
 
 /** /readyz answers within this even when the database accepts connections but never replies. */
 const READY_TIMEOUT_MS = 2_000;
@@ -18,8 +19,8 @@ async function answersWithin(ping: Promise<void>, timeoutMs: number): Promise<vo
 /** /healthz: the process is up. /readyz: the database answers. */
 export function healthRoutes() {
   const app = new Hono<AppEnv>();
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', async (c) => {
+  app.get('/healthz', publicRoute(), (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', publicRoute(), async (c) => {
     const ping = c.var.deps.database.ping();
     ping.catch(() => {}); // a ping that fails after the deadline has nobody left to tell
     try {

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../app-env';
 import { findSessionUser, SESSION_DAYS } from '../auth/sessions';
-import { forbidden, unauthorized } from './errors';
+import { allow, allowPage } from '../auth/policy';
 
 /** `__Host-` cookies need Secure, which plain-http deployments cannot set. */
 export const sessionCookieName = (secure: boolean) => (secure ? '__Host-ops_session' : 'ops_session');
@@ -34,24 +34,8 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
   deleteCookie(c, sessionCookieName(c.var.deps.config.secureCookies), { path: '/', secure: c.var.deps.config.secureCookies });
 }
 
-/** API guard: 401 when signed out. */
-export const requireUser = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  if (!c.var.user) throw unauthorized();
-  await next();
-};
+/** API guard for any signed-in account: policy action `app.use` (401 when signed out). */
+export const requireUser = (): MiddlewareHandler<AppEnv> => allow('app.use');
 
-/** API guard: 403 unless the user is an admin. */
-export const requireAdmin = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  if (!c.var.user) throw unauthorized();
-  if (c.var.user.role !== 'admin') throw forbidden('You do not have permission to access this page.');
-  await next();
-};
-
-/** Page guard: signed-out visitors go to /login and come back to the deep link afterwards. */
-export const requirePageUser = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  if (!c.var.user) {
-    const url = new URL(c.req.url);
-    return c.redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`);
-  }
-  await next();
-};
+/** Page guard for any signed-in account: signed-out visitors go to /login and come back to the deep link. */
+export const requirePageUser = (): MiddlewareHandler<AppEnv> => allowPage('app.use');

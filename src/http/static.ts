@@ -2,6 +2,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
+import { publicRoute } from '../auth/policy';
 import { iconSprite, iconSpriteUrl } from '../ui/icons';
 
 const staticDir = path.resolve(import.meta.dirname, '../../static');
@@ -9,9 +10,10 @@ const staticDir = path.resolve(import.meta.dirname, '../../static');
 /** /static/build/* (hashed, precompressed, immutable for a year), the icon sprite, and /static/* (short cache). */
 export function staticRoutes(buildDir: string) {
   const app = new Hono<AppEnv>();
-  app.get(iconSpriteUrl, (c) =>
+  app.get(iconSpriteUrl, publicRoute(), (c) =>
     c.body(iconSprite, 200, { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }),
   );
+  app.use('/static/*', publicRoute());
   app.use('/static/build/*', async (c, next) => {
     await next();
     if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');

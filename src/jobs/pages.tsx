@@ -2,8 +2,7 @@ import { Hono } from 'hono';
 import { renderToString } from 'react-dom/server';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
-import { forbidden } from '../http/errors';
-import { requireAdmin, requirePageUser } from '../http/session';
+import { allow, allowPage } from '../auth/policy';
 import { triggerToast } from '../http/toast';
 import { validate } from '../http/validate';
 import { jobNames, jobsMode, jobsOverview, jobTitle } from './overview';
@@ -28,8 +27,7 @@ function noticeText(name: string, status: string): string {
 export function jobsPages() {
   const app = new Hono<AppEnv>();
 
-  app.get('/admin/jobs', requirePageUser(), async (c) => {
-    if (c.var.user!.role !== 'admin') throw forbidden('You do not have permission to access this page.');
+  app.get('/admin/jobs', allowPage('jobs.read'), async (c) => {
     const { db, config } = c.var.deps;
     const q = noticeQuery.safeParse(c.req.query());
     const notice = q.success && q.data.ran && q.data.status ? { variant: NOTICE[q.data.status], text: noticeText(q.data.ran, q.data.status) } : undefined;
@@ -40,7 +38,7 @@ export function jobsPages() {
     );
   });
 
-  app.post('/admin/jobs/:name/run', requireAdmin(), validate('param', runParams), async (c) => {
+  app.post('/admin/jobs/:name/run', allow('jobs.run'), validate('param', runParams), async (c) => {
     const { name } = c.req.valid('param');
     const outcome = await runJobNow(c.var.deps, name);
     c.var.logger.info({ job: name, status: outcome.status, by: c.var.user!.id }, 'job run on request');

@@ -18,8 +18,6 @@ const listFilters = z.object({
 const recentQuery = z.object({ limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1, 'limit must be between 1 and 50.').max(50, 'limit must be between 1 and 50.').default(5) });
 const restoreBody = z.object({ version: z.number().int().positive().optional() });
 
-const isAdmin = (c: Context<AppEnv>) => c.var.user?.role === 'admin';
-
 /** Optional JSON body of a restore ({version}); an empty body is fine. */
 async function readRestoreBody(c: Context<AppEnv>) {
   const text = await c.req.text();
@@ -55,12 +53,12 @@ function spaceApi(space: Space) {
     return c.json({ message: space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.' });
   });
   app.get('/:id/versions', async (c) =>
-    c.json(await listVersions(c.var.deps.db, space, c.req.param('id'), { includeDeleted: isAdmin(c) })),
+    c.json(await listVersions(c.var.deps.db, space, c.req.param('id'), c.var.user)),
   );
   app.post('/:id/restore/:versionId', async (c) => {
     const { version } = await readRestoreBody(c);
     const { id, versionId } = c.req.param();
-    return c.json(await restoreVersion(c.var.deps.db, space, id, versionId, c.var.user!.id, { isAdmin: isAdmin(c), version }));
+    return c.json(await restoreVersion(c.var.deps.db, space, id, versionId, c.var.user, { version }));
   });
   return app;
 }

@@ -1,17 +1,11 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { forbidden } from '../http/errors';
-import { requirePageUser } from '../http/session';
+import { allowPage } from '../auth/policy';
 import { DELETED_ROWS, listDeleted, undeleteItem } from './deleted';
 import { spacePath } from './results';
 import type { Space } from './schemas';
 import { getItem } from './service';
 import { DeletedPage } from './views/DeletedPage';
-
-/** Deleted items are an admin's to bring back. */
-function requireAdminPage(c: Context<AppEnv>): void {
-  if (c.var.user!.role !== 'admin') throw forbidden('You do not have permission to access this page.');
-}
 
 /** Where a restored item opens: a knowledge item in its preview, a document in its editor. */
 const openHref = (space: Space, id: string) => (space === 'knowledge' ? `/knowledge-base?doc=${id}` : `/documents/${id}/edit`);
@@ -20,8 +14,7 @@ const openHref = (space: Space, id: string) => (space === 'knowledge' ? `/knowle
 function spaceDeletedPages(space: Space) {
   const app = new Hono<AppEnv>();
   const path = spacePath(space);
-  app.get(`${path}/deleted`, requirePageUser(), async (c) => {
-    requireAdminPage(c);
+  app.get(`${path}/deleted`, allowPage('knowledge.restore'), async (c) => {
     const { db } = c.var.deps;
     const restoredId = c.req.query('restored');
     const restored = restoredId ? await getItem(db, space, restoredId) : null;
@@ -37,9 +30,8 @@ function spaceDeletedPages(space: Space) {
       { title: space === 'knowledge' ? 'Deleted knowledge items' : 'Deleted documents', subtitle: 'Restore items that were deleted' },
     );
   });
-  app.post(`${path}/:id/undelete`, requirePageUser(), async (c) => {
-    requireAdminPage(c);
-    const item = await undeleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user!.id);
+  app.post(`${path}/:id/undelete`, allowPage('knowledge.restore'), async (c) => {
+    const item = await undeleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user);
     return c.redirect(`${path}/deleted?restored=${item.id}`, 303);
   });
   return app;

@@ -1,4 +1,5 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { authorize, type Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { auditLog, documents, documentVersions, users } from '../db/schema';
 import { notFound } from '../http/errors';
@@ -45,8 +46,9 @@ export async function listDeleted(db: Db, space: Space): Promise<DeletedItem[]> 
   return rows.map((r) => ({ ...r, deletedAt: r.deletedAt!.toISOString() }));
 }
 
-/** Brings a deleted item back as it was when deleted: its latest version restored as a new one (admins only). */
-export async function undeleteItem(db: Db, space: Space, id: string, actorId: string): Promise<Item> {
+/** Brings a deleted item back as it was when deleted: its latest version restored as a new one (policy: knowledge.restore). */
+export async function undeleteItem(db: Db, space: Space, id: string, actor: Actor): Promise<Item> {
+  authorize(actor, 'knowledge.restore');
   if (!isUuid(id)) throw notFound('Item not found.');
   const [latest] = await db
     .select({ id: documentVersions.id })
@@ -56,5 +58,5 @@ export async function undeleteItem(db: Db, space: Space, id: string, actorId: st
     .orderBy(desc(documentVersions.version))
     .limit(1);
   if (!latest) throw notFound('That item is not deleted, or does not exist.');
-  return restoreVersion(db, space, id, latest.id, actorId, { isAdmin: true });
+  return restoreVersion(db, space, id, latest.id, actor);
 }

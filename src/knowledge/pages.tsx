@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { renderToString } from 'react-dom/server';
 import type { AppEnv } from '../app-env';
+import { can } from '../auth/policy';
 import { requirePageUser } from '../http/session';
 import { readState, renderResults, spacePath, wantsResults } from './results';
 import type { Space } from './schemas';
@@ -43,7 +44,7 @@ async function listPage(c: Context<AppEnv>, space: Space) {
       autoCreateOpen={c.req.query('autocreate') === 'true'}
       notice={notice}
       replaceUrl={cleaned}
-      admin={c.var.user!.role === 'admin'}
+      admin={can(c.var.user, 'knowledge.restore')}
     />
   );
   return space === 'knowledge'

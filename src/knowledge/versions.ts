@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { can, type Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { documents, documentVersions, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
@@ -14,9 +15,9 @@ function authorName(first: string | null, last: string | null, email: string | n
   return [first, last].filter(Boolean).join(' ') || email || 'Unknown';
 }
 
-/** Every version of an item, newest first (404 when the item is absent; deleted ones only with includeDeleted). */
-export async function listVersions(db: Db, space: Space, id: string, opts: { includeDeleted?: boolean } = {}): Promise<VersionItem[]> {
-  const item = await getItem(db, space, id, opts);
+/** Every version of an item, newest first (404 when the item is absent; a deleted one only for knowledge.restore). */
+export async function listVersions(db: Db, space: Space, id: string, actor: Actor): Promise<VersionItem[]> {
+  const item = await getItem(db, space, id, { includeDeleted: can(actor, 'knowledge.restore') });
   if (!item) throw notFound('Item not found.');
   const rows = await db
     .select({
@@ -46,17 +47,19 @@ export async function listVersions(db: Db, space: Space, id: string, opts: { inc
 }
 
 export interface RestoreOptions {
-  /** Admins may restore a deleted item (which undeletes it). */
-  isAdmin?: boolean;
   /** The version the restore was based on; a stale one answers 409. */
   version?: number;
 }
 
-/** Makes the item match an earlier version as a NEW version ("Restored from version N"); no version is rewritten. */
-export async function restoreVersion(db: Db, space: Space, id: string, versionId: string, actorId: string | null, opts: RestoreOptions = {}): Promise<Item> {
+/**
+ * Makes the item match an earlier version as a NEW version ("Restored from version N"); no version is rewritten.
+ * A deleted item is found (and so undeleted) only for users with knowledge.restore; for others it is 404.
+ */
+export async function restoreVersion(db: Db, space: Space, id: string, versionId: string, actor: Actor, opts: RestoreOptions = {}): Promise<Item> {
   if (!isUuid(versionId)) throw notFound('Version not found.');
+  const actorId = actor?.id ?? null;
   await db.transaction(async (tx) => {
-    const current = await lockRow(asDb(tx), space, id, !!opts.isAdmin);
+    const current = await lockRow(asDb(tx), space, id, can(actor, 'knowledge.restore'));
     if (opts.version !== undefined && opts.version !== current.version) {
       throw conflict(`This item was changed by someone else (now version ${current.version}). Reload it and try again.`);
     }

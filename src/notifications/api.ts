@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
+import { publicRoute } from '../auth/policy';
 import { badRequest, conflict } from '../http/errors';
 import { requireUser } from '../http/session';
 import { validate } from '../http/validate';
@@ -20,7 +21,7 @@ const serviceWorker = readFileSync(path.resolve(import.meta.dirname, '../../stat
 /** GET /sw.js and the browser's push subscription: POST stores it and turns Push on, DELETE turns Push off. */
 export function notificationRoutes() {
   const app = new Hono<AppEnv>();
-  app.get('/sw.js', (c) => c.body(serviceWorker, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }));
+  app.get('/sw.js', publicRoute(), (c) => c.body(serviceWorker, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }));
 
   app.use('/api/notifications/*', requireUser());
   app.post('/api/notifications/push-subscription', validate('json', pushSubscriptionInput), async (c) => {

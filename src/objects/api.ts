@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
+import { publicRoute } from '../auth/policy';
 import { forbidden, notFound, tooLarge, unsupportedMedia } from '../http/errors';
 import { requireUser } from '../http/session';
 import { validate } from '../http/validate';
@@ -59,7 +60,7 @@ export function objectRoutes() {
     return c.json({ objectPath: await setVisibility(c.var.deps.db, id.toLowerCase(), visibility, c.var.user!) });
   });
 
-  app.get('/objects/:id', async (c) => {
+  app.get('/objects/:id', publicRoute(), async (c) => {
     const id = c.req.param('id');
     const object = isUuid(id) ? await getObject(c.var.deps.db, id) : null;
     if (!object || (object.visibility === 'private' && !c.var.user)) throw notFound('Image not found.');

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
-import { conflict, forbidden, notFound } from '../http/errors';
+import { authorize, type Actor } from '../auth/policy';
+import { conflict, notFound } from '../http/errors';
 import type { ImageType } from './sniff';
 
 export type Visibility = 'public' | 'private';
@@ -22,11 +23,11 @@ export async function saveObject(db: Db, id: string, ownerId: string, type: Imag
   await db.insert(objects).values({ id, ownerId, contentType: type, size: data.byteLength, data: Buffer.from(data), visibility: 'private' });
 }
 
-/** Sets who may see an object; only its owner or an admin may. Returns its serving path. */
-export async function setVisibility(db: Db, id: string, visibility: Visibility, actor: { id: string; role: string }): Promise<string> {
+/** Sets who may see an object (policy: image.visibility, its owner or an admin). Returns its serving path. */
+export async function setVisibility(db: Db, id: string, visibility: Visibility, actor: Actor): Promise<string> {
   const [row] = await db.select({ ownerId: objects.ownerId }).from(objects).where(eq(objects.id, id));
   if (!row) throw notFound('Image not found.');
-  if (row.ownerId !== actor.id && actor.role !== 'admin') throw forbidden('You can only change your own images.');
+  authorize(actor, 'image.visibility', { ownerId: row.ownerId });
   await db.update(objects).set({ visibility }).where(eq(objects.id, id));
   return `/objects/${id}`;
 }

@@ -1,12 +1,16 @@
 import { Hono } from 'hono';
 import { renderToString } from 'react-dom/server';
 import type { AppEnv } from '../app-env';
+import { allow, type OnDenied } from '../auth/policy';
 import { requirePageUser } from '../http/session';
 import { search } from './service';
 import { SearchPage } from './views/SearchPage';
 import { Suggestions } from './views/Suggestions';
 
 const queryOf = (raw: string | undefined) => (raw ?? '').slice(0, 200);
+
+/** The header list fragment's refusal: a line of HTML, not an error page. */
+const signInToSearch: OnDenied = (c, status) => c.html('<p class="search-results__empty">Sign in to search.</p>', status);
 
 /** GET /search (results page without JavaScript) and GET /search/suggest (the header list fragment). */
 export function searchPages() {
@@ -16,8 +20,7 @@ export function searchPages() {
     const results = await search(c.var.deps.db, q, 50);
     return c.render(<SearchPage q={q} results={results} />, { title: 'Search', subtitle: 'Knowledge base, documents and servers' });
   });
-  app.get('/search/suggest', async (c) => {
-    if (!c.var.user) return c.html('<p class="search-results__empty">Sign in to search.</p>', 401);
+  app.get('/search/suggest', allow('app.use', signInToSearch), async (c) => {
     const q = queryOf(c.req.query('q'));
     const results = await search(c.var.deps.db, q, 8);
     c.header('Cache-Control', 'no-store');

@@ -1,7 +1,8 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { badRequest, unauthorized } from '../http/errors';
-import { requireAdmin, requireUser } from '../http/session';
+import { allow, authorize, customGuard } from '../auth/policy';
+import { requireUser } from '../http/session';
 import { validate } from '../http/validate';
 import { checkServer } from './commands';
 import { cachedServerList } from './list-cache';
@@ -23,16 +24,17 @@ import { createApiToken, listApiTokens, revokeApiToken, verifyApiToken } from '.
 const actor = (c: Context<AppEnv>) => c.var.user?.id ?? null;
 
 /** Metrics accept a session or `Authorization: Bearer <api token>` (agents); revoked tokens are refused. */
-const sessionOrToken = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const header = c.req.header('authorization');
-  if (header) {
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match || !(await verifyApiToken(c.var.deps.db, match[1]))) throw unauthorized('Invalid or revoked API token.');
+const sessionOrToken = (): MiddlewareHandler<AppEnv> =>
+  customGuard('app.use', async (c, next) => {
+    const header = c.req.header('authorization');
+    if (header) {
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      if (!match || !(await verifyApiToken(c.var.deps.db, match[1]))) throw unauthorized('Invalid or revoked API token.');
+      return next();
+    }
+    authorize(c.var.user, 'app.use');
     return next();
-  }
-  if (!c.var.user) throw unauthorized();
-  return next();
-};
+  });
 
 /** The whole list from the cache: 304 on a matching ETag, the stored gzip when the client takes it. */
 async function sendServerList(c: Context<AppEnv>): Promise<Response> {
@@ -101,7 +103,7 @@ function serversApi() {
 
 function tokensApi() {
   const app = new Hono<AppEnv>();
-  app.use('*', requireAdmin());
+  app.use('*', allow('tokens.manage'));
   app.get('/', async (c) => c.json(await listApiTokens(c.var.deps.db)));
   app.post('/', validate('json', tokenInput), async (c) => c.json(await createApiToken(c.var.deps.db, c.req.valid('json').name, c.var.user!.id), 201));
   app.delete('/:id', async (c) => {

@@ -1,3 +1,4 @@
+import { can } from '../auth/policy';
 import type { CurrentUser } from '../auth/sessions';
 import { Avatar } from './components';
 import { Icon, type IconName } from './icons';
@@ -52,7 +53,7 @@ export function Sidebar({ user, path }: { user: CurrentUser; path: string }) {
         {navItems.map((item) => (
           <NavLink key={item.href} item={item} path={path} />
         ))}
-        {user.role === 'admin' && (
+        {can(user, 'user.approve') && (
           <div className="sidebar__section">
             <div className="sidebar__section-title">Admin</div>
             {adminItems.map((item) => (

@@ -1,4 +1,5 @@
 import { Fragment } from 'react';
+import { DENIED_MESSAGE } from '../../auth/policy';
 import { Badge, Banner, Card, DialogHeader, EmptyState } from '../../ui/components';
 import { formatDateTime, relativeTime } from '../../ui/format';
 import { Icon } from '../../ui/icons';
@@ -118,7 +119,7 @@ export function PendingUsersRegion({ users, timeZone, now = new Date(), banner }
 export function AccessDenied({ message }: { message?: string }) {
   return (
     <Card className="access-denied">
-      <EmptyState icon="shield" title="Access Denied" text={message || 'You do not have permission to access this page.'}>
+      <EmptyState icon="shield" title="Access Denied" text={message || DENIED_MESSAGE}>
         <a className="btn btn--secondary" href="/">
           Back to Dashboard
         </a>

@@ -1,0 +1,120 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env';
+import { forbidden, notFound, unauthorized } from '../http/errors';
+
+/**
+ * Authorisation in one place (ARCHITECTURE.md § API conventions): `can()` answers, `authorize()` refuses,
+ * and the route guards below (`allow`, `allowPage`, `publicRoute`) mark every route with its decision so a
+ * test can walk the mounted routes. New roles and item permissions are new rows in ROLE_GRANTS and new
+ * resource fields; the call sites stay as they are.
+ */
+
+/** Everything a request may ask permission for. */
+export const ACTIONS = [
+  /** Use the shared workspace: read and write knowledge, documents, servers, team, search, Ops AI, own settings. */
+  'app.use',
+  /** Approve or reject registrations (/admin/approval, /api/admin/*). */
+  'user.approve',
+  /** See the scheduled jobs and failed e-mail (/admin/jobs). */
+  'jobs.read',
+  /** Run a job now. */
+  'jobs.run',
+  /** List, create and revoke metrics API tokens. */
+  'tokens.manage',
+  /** See deleted knowledge items and documents, their history, and restore them. */
+  'knowledge.restore',
+  /** Make an uploaded image public or private. */
+  'image.visibility',
+] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** Today's roles (the `users.role` column). */
+export type Role = 'admin' | 'user';
+
+/** `any`: on every resource; `own`: only where resource.ownerId is the user. */
+type Grant = 'any' | 'own';
+
+const ROLE_GRANTS: Record<Role, Partial<Record<Action, Grant>>> = {
+  admin: Object.fromEntries(ACTIONS.map((a) => [a, 'any'])),
+  user: { 'app.use': 'any', 'image.visibility': 'own' },
+};
+
+/** Who asks: any signed-in user (CurrentUser fits), or null when signed out. */
+export type Actor = { id: string; role: string } | null | undefined;
+
+/** What the action is about, when it matters. */
+export interface Resource {
+  ownerId?: string | null;
+}
+
+/** The one refusal text for a role that may not. */
+export const DENIED_MESSAGE = 'You do not have permission to access this page.';
+
+// Every account that is not an admin is a plain user today (the column has no other values).
+const grantsOf = (role: string) => ROLE_GRANTS[role as Role] ?? ROLE_GRANTS.user;
+
+/** May this user do this action (to this resource)? Signed-out visitors may do nothing here. */
+export function can(user: Actor, action: Action, resource?: Resource): boolean {
+  if (!user) return false;
+  const grant = grantsOf(user.role)[action];
+  if (grant === 'any') return true;
+  return grant === 'own' && !!resource?.ownerId && resource.ownerId === user.id;
+}
+
+/**
+ * Throws unless `can()`: 401 when signed out, 403 with DENIED_MESSAGE, or 404 with `notFoundMessage`
+ * when the user must not even learn that the resource exists.
+ */
+export function authorize(user: Actor, action: Action, resource?: Resource, opts: { notFoundMessage?: string } = {}): void {
+  if (can(user, action, resource)) return;
+  if (!user) throw unauthorized();
+  if (opts.notFoundMessage) throw notFound(opts.notFoundMessage);
+  throw forbidden(DENIED_MESSAGE);
+}
+
+/** What a route guard decided for: an action, or a page anyone may open. */
+export type RouteDecision = Action | 'public';
+const decisions = new WeakMap<object, RouteDecision>();
+
+const marked = (decision: RouteDecision, handler: MiddlewareHandler<AppEnv>) => {
+  decisions.set(handler, decision);
+  return handler;
+};
+
+/** The decision a route handler carries (undefined for handlers that are not policy guards). */
+export const routeDecision = (handler: unknown): RouteDecision | undefined =>
+  typeof handler === 'function' ? decisions.get(handler) : undefined;
+
+/** A route's own answer to a refusal (e.g. an HTML fragment or an Access Denied card). */
+export type OnDenied = (c: Context<AppEnv>, status: 401 | 403) => Response | Promise<Response>;
+
+/** API guard: 401 signed out, 403 unless the user may do `action`. */
+export const allow = (action: Action, onDenied?: OnDenied): MiddlewareHandler<AppEnv> =>
+  marked(action, async (c, next) => {
+    if (!can(c.var.user, action)) {
+      const status = c.var.user ? 403 : 401;
+      if (onDenied) return onDenied(c, status);
+      authorize(c.var.user, action);
+    }
+    await next();
+  });
+
+/** Page guard: signed-out visitors go to /login and come back to the deep link; 403 unless the user may. */
+export const allowPage = (action: Action, onDenied?: OnDenied): MiddlewareHandler<AppEnv> =>
+  marked(action, async (c, next) => {
+    if (!c.var.user) {
+      const url = new URL(c.req.url);
+      return c.redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`);
+    }
+    if (!can(c.var.user, action)) {
+      if (onDenied) return onDenied(c, 403);
+      authorize(c.var.user, action);
+    }
+    await next();
+  });
+
+/** A route guard that decides `action` its own way (e.g. a bearer token besides the session). */
+export const customGuard = (action: Action, guard: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> => marked(action, guard);
+
+/** Marks a route anyone may call, signed in or not (sign-in pages, health, assets). */
+export const publicRoute = (): MiddlewareHandler<AppEnv> => marked('public', (_c, next) => next());

@@ -1,0 +1,86 @@
+import type { RouterRoute } from 'hono/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { can, routeDecision, type RouteDecision } from '../../src/auth/policy';
+import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
+import { createSignedInUser, type TestUser } from '../helpers/users';
+
+/**
+ * Every mounted route must pass a policy guard (allow / allowPage / customGuard, or the requireUser /
+ * requirePageUser shorthands) or carry an explicit publicRoute() marker before its handler runs. The walk asks
+ * Hono's own router which handlers a request to the route runs, so guards added with app.use count too.
+ */
+let t: TestContext;
+let member: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  member = await createSignedInUser(t.db, { role: 'user' });
+});
+afterAll(() => t.close());
+
+const SOME_ID = '3f1c2b9e-8d4a-4c7e-9b1a-2e5f6a7b8c9d';
+const concrete = (path: string) => path.replace(/:[A-Za-z]+/g, SOME_ID).replace(/\*/g, 'x');
+
+interface Walked {
+  route: RouterRoute;
+  url: string;
+  decisions: RouteDecision[];
+}
+
+/** Each method route with the policy decisions made by the handlers that run up to and including it. */
+function walkRoutes(): Walked[] {
+  const router = t.app.router as unknown as { match(method: string, path: string): [[[unknown, RouterRoute], unknown][]] };
+  return t.app.routes
+    .filter((r) => r.method !== 'ALL')
+    .map((route) => {
+      const url = concrete(route.path);
+      const chain = router.match(route.method, url)[0].map(([[handler, r]]) => ({ handler, r }));
+      const at = chain.findIndex((e) => e.r === route);
+      expect(at, `${route.method} ${route.path} does not match ${url}`).toBeGreaterThanOrEqual(0);
+      const decisions = chain.slice(0, at + 1).map((e) => routeDecision(e.handler)).filter((d): d is RouteDecision => !!d);
+      return { route, url, decisions };
+    });
+}
+
+const label = (w: Walked) => `${w.route.method} ${w.route.path}`;
+const plainUser = { id: 'plain', role: 'user' };
+
+describe('every mounted route has a policy decision', () => {
+  it('finds a guard or a public marker before every handler', () => {
+    const walked = walkRoutes();
+    expect(walked.length).toBeGreaterThan(50);
+    const undecided = walked.filter((w) => w.decisions.length === 0).map(label);
+    expect(undecided).toEqual([]);
+  });
+
+  it('never marks a catch-all path public (that would decide for every route)', () => {
+    const catchAll = t.app.routes.filter((r) => routeDecision(r.handler) === 'public' && /^\/?\*$/.test(r.path));
+    expect(catchAll.map((r) => r.path)).toEqual([]);
+  });
+
+  it('guards the admin areas with admin-only actions', () => {
+    const actions = new Set(walkRoutes().flatMap((w) => w.decisions));
+    for (const action of ['user.approve', 'jobs.read', 'jobs.run', 'tokens.manage', 'knowledge.restore'] as const) {
+      expect(actions.has(action), action).toBe(true);
+    }
+  });
+
+  it('refuses a signed-out visitor on every route that is not public (401, or the sign-in page)', async () => {
+    const guarded = walkRoutes().filter((w) => !w.decisions.includes('public'));
+    expect(guarded.length).toBeGreaterThan(30);
+    for (const w of guarded) {
+      const res = await t.app.request(w.url, jsonRequest(w.route.method));
+      const toLogin = [302, 303].includes(res.status) && (res.headers.get('location') ?? '').startsWith('/login?next=');
+      expect(res.status === 401 || toLogin, `${label(w)} answered ${res.status} signed out`).toBe(true);
+    }
+  });
+
+  it('refuses a plain user (403) on every route whose decision is not theirs', async () => {
+    const adminOnly = walkRoutes().filter((w) => w.decisions.some((d) => d !== 'public' && !can(plainUser, d)));
+    expect(adminOnly.length).toBeGreaterThanOrEqual(10);
+    for (const w of adminOnly) {
+      const res = await t.app.request(w.url, jsonRequest(w.route.method, undefined, member.cookie));
+      expect(res.status, `${label(w)} as a plain user`).toBe(403);
+    }
+  });
+});
