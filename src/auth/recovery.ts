@@ -6,6 +6,7 @@ import { enforce, forget } from '../http/rate-limit';
 import { enqueueMail } from '../mail/outbox';
 import { passwordResetMail } from '../mail/templates';
 import { queueSecurityAlert, type ClientInfo } from '../notifications/service';
+import { notifyAdminsOfPendingAccount, statusAfterVerification, type UserRow } from './accounts';
 import { hashPassword } from './password';
 import type { ResetPasswordInput } from './schemas';
 import { forgotPasswordRules, loginAccountKey, resetPasswordRules } from './limits';
@@ -37,6 +38,15 @@ export async function requestPasswordReset(db: Db, appUrl: string, email: string
   return { message: FORGOT_PASSWORD_MESSAGE };
 }
 
+/**
+ * A reset link proves the address as a verification link does, and the password is now the owner's: a
+ * never-verified account (its link lost or expired, or registered by someone else) is verified by the reset.
+ */
+function verifiedByReset(u: UserRow): Partial<UserRow> {
+  if (u.accountStatus !== 'pending_verification') return {};
+  return { isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, accountStatus: statusAfterVerification(u) };
+}
+
 export const RESET_DONE_MESSAGE = 'Your password has been reset. Please sign in with your new password.';
 
 const INVALID_RESET = 'This password reset link is invalid or has expired.';
@@ -63,8 +73,11 @@ export async function resetPassword(db: Db, input: ResetPasswordInput, by: { app
     const u = await accountOfResetToken(tx, tokenHash, true);
     await tx
       .update(users)
-      .set({ password, passwordUpdatedAt: new Date(), passwordResetToken: null, passwordResetExpires: null })
+      .set({ password, passwordUpdatedAt: new Date(), passwordResetToken: null, passwordResetExpires: null, ...verifiedByReset(u) })
       .where(eq(users.id, u.id));
+    if (u.accountStatus === 'pending_verification' && statusAfterVerification(u) === 'pending_approval') {
+      await notifyAdminsOfPendingAccount(tx, by.appUrl, u);
+    }
     await tx.delete(sessions).where(eq(sessions.userId, u.id));
     await queueSecurityAlert(tx, { appUrl: by.appUrl, userId: u.id, event: 'password_reset', client: by.client });
     return u.email;

@@ -125,6 +125,22 @@ describe('reset password', () => {
     await t.db.delete(userPreferences).where(eq(userPreferences.userId, u.id));
   });
 
+  it('verifies a never-verified account: its owner, locked out by a lost link or a squatter, finishes with a reset', async () => {
+    await register(t, 'lost-link@example.com'); // never verified; the verification link is lost
+    await register(t, 'lost-link@example.com', { password: 'squatter guess 1', confirmPassword: 'squatter guess 1' }); // answered like a new one
+    expect((await userByEmail(t.db, 'lost-link@example.com')).accountStatus).toBe('pending_verification');
+    const token = await requestToken('lost-link@example.com');
+    expect((await reset({ token, password: 'owner secret 12', confirmPassword: 'owner secret 12' })).status).toBe(200);
+    const u = await userByEmail(t.db, 'lost-link@example.com');
+    expect(u).toMatchObject({ isEmailVerified: true, emailVerificationToken: null, accountStatus: 'pending_approval' });
+    const approvalRequests = await t.db.select().from(mailOutbox).where(like(mailOutbox.dedupeKey, `approval-request:${u.id}:%`));
+    expect(approvalRequests.length).toBeGreaterThan(0);
+    // The registration's password is gone; the owner's new one waits for approval like any account.
+    const res = await login(t, 'lost-link@example.com', PASSWORD);
+    expect(res.status).toBe(401);
+    expect((await login(t, 'lost-link@example.com', 'owner secret 12')).status).toBe(403);
+  });
+
   it('refuses an expired token (older than 1 hour)', async () => {
     const token = await requestToken();
     await t.db.update(users).set({ passwordResetExpires: new Date(Date.now() - 1000) }).where(eq(users.email, 'reset@example.com'));
