@@ -6,7 +6,7 @@ import type { AppDeps, AppEnv } from './app-env';
 import { homePages, renderNotFound } from './home/pages';
 import { ErrorPage } from './home/views/ErrorPage';
 import { csrfGuard } from './http/csrf';
-import { isApiPath, toErrorResponse, tooLarge } from './http/errors';
+import { AppError, isApiPath, toErrorResponse, tooLarge } from './http/errors';
 import { healthRoutes } from './http/health';
 import { inputGuard } from './http/input-guard';
 import { requestLog } from './http/request-log';
@@ -78,7 +78,8 @@ export function createApp(deps: AppDeps) {
   app.notFound(renderNotFound);
   app.onError((err, c) => {
     const { status, body, headers } = toErrorResponse(err);
-    if (status >= 500) c.var.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'request failed');
+    // A 5xx we raised on purpose (model busy, asker gone) is a warning; anything unexplained is an error.
+    if (status >= 500) c.var.logger[err instanceof AppError ? 'warn' : 'error']({ err, reqId: c.var.requestId, path: c.req.path }, 'request failed');
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
     if (isApiPath(c) || c.req.header('accept')?.includes('application/json')) return c.json(body, status);
     c.status(status);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AppError } from '../../src/http/errors';
 import { gunzipSync } from 'node:zlib';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser } from '../helpers/users';
@@ -10,6 +11,9 @@ beforeAll(async () => {
   t.app.post('/api/test/echo', async (c) => c.json(await c.req.json()));
   t.app.get('/api/test/boom', () => {
     throw new Error('secret internal detail');
+  });
+  t.app.get('/api/test/busy', () => {
+    throw new AppError(503, 'The AI model is busy. Please try again later.', 'ai_busy');
   });
 });
 afterAll(() => t.close());
@@ -131,5 +135,22 @@ describe('compression and caching', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-encoding')).toBe('br');
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+});
+
+describe('logging of failed requests', () => {
+  it('logs an unexplained failure as an error, and a 5xx we answered on purpose (busy, asker gone) as a warning', async () => {
+    const error = vi.spyOn(t.deps.logger, 'error');
+    const warn = vi.spyOn(t.deps.logger, 'warn');
+    try {
+      expect((await t.app.request('/api/test/boom')).status).toBe(500);
+      expect(error).toHaveBeenCalledTimes(1);
+      expect((await t.app.request('/api/test/busy')).status).toBe(503);
+      expect(error).toHaveBeenCalledTimes(1);
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      error.mockRestore();
+      warn.mockRestore();
+    }
   });
 });
