@@ -32,8 +32,8 @@ async function mount(el: HTMLElement): Promise<void> {
     const mod = (await import(el.dataset.src!)) as IslandModule;
     if (!el.isConnected) return;
     const props = JSON.parse(el.dataset.props || '{}');
+    // The island marks itself data-hydrated once React has committed it (src/client/hydrate.ts).
     mounted.set(el, mod.default(el, props, el.dataset.prefix || '', el.hasAttribute('data-client-only')));
-    el.setAttribute('data-hydrated', '');
   } catch (error) {
     console.error(`island ${el.dataset.name} failed to load`, error);
   } finally {

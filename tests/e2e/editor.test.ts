@@ -333,7 +333,7 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     await page.getByLabel('Title', { exact: true }).fill('Half-written note');
     await page.getByRole('tab', { name: 'Markdown' }).click();
     await page.getByRole('textbox', { name: 'Content' }).fill('Draft body');
-    await page.waitForTimeout(600);
+    // Reloaded at once, inside the 250 ms the draft waits for more typing: leaving the page writes it.
     await page.reload();
     await hydrated(page);
     await page.getByText(/Restored your unsaved draft/).waitFor();

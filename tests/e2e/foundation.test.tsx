@@ -76,8 +76,21 @@ describe.skipIf(!hasBrowser)('foundation in Chromium', () => {
   it('hydrates the fixture island on first load and after an htmx swap, without warnings', async () => {
     const page = await browser.newPage();
     const problems = await collectConsole(page);
+    // Whether React had committed the island (its effects ran) when it was marked data-hydrated.
+    await page.addInitScript(() => {
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const el = r.target as HTMLElement;
+          if (el.dataset.name === 'Counter' && el.hasAttribute('data-hydrated')) {
+            (window as unknown as { committedWhenMarked: boolean }).committedWhenMarked = !!el.querySelector('[data-committed]');
+          }
+        }
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
+    });
     await page.goto(app.url + '/fixture');
     await page.locator('app-island[data-name="Counter"][data-hydrated]').waitFor();
+    // Marked only once committed: input typed before that would reach no state.
+    expect(await page.evaluate(() => (window as unknown as { committedWhenMarked?: boolean }).committedWhenMarked)).toBe(true);
     // Props with quotes and a closing script tag stayed inside their attribute.
     await expect(page.locator('label').textContent()).resolves.toBe('Count "</script><b>');
     await page.getByRole('button', { name: 'Increment' }).click();
