@@ -46,16 +46,10 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
     dirty.current = true;
   }, []);
 
-  // The draft is written 250 ms after the last change, or at once when the page goes away (a reload, a closed tab).
   useEffect(() => {
     if (!dirty.current) return;
-    const saveNow = () => dirty.current && drafts.save({ fields: fields as never, baseVersion: version, savedAt: new Date().toISOString() });
-    const t = setTimeout(saveNow, 250);
-    window.addEventListener('pagehide', saveNow);
-    return () => {
-      clearTimeout(t);
-      window.removeEventListener('pagehide', saveNow);
-    };
+    const t = setTimeout(() => dirty.current && drafts.save({ fields: fields as never, baseVersion: version, savedAt: new Date().toISOString() }), 250);
+    return () => clearTimeout(t);
   }, [fields, version]);
 
   // With auto-save off nothing keeps the changes, so leaving with unsaved ones asks first.

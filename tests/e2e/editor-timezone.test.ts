@@ -36,6 +36,7 @@ describe.skipIf(!hasBrowser)('document editor times in Chromium', () => {
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
     await page.goto(`${app.url}/documents/new`);
+    await page.locator('app-island[data-name="DocumentEditor"][data-hydrated]').waitFor();
     await page.evaluate((d) => localStorage.setItem('opshub-draft:/api/documents:new:document', JSON.stringify(d)), draft);
     await page.reload();
     await page.locator('app-island[data-name="DocumentEditor"][data-hydrated]').waitFor();

@@ -25,6 +25,11 @@ async function signedInPage(): Promise<{ context: BrowserContext; page: Page; pr
 }
 
 const hydrated = (page: Page) => page.locator('app-island[data-name="DocumentEditor"][data-hydrated]').waitFor();
+/** Waits until the editor's draft in this browser holds `text` (it is written 250 ms after the last change). */
+const draftWritten = (page: Page, text: string) =>
+  expect
+    .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('opshub-draft:')).map((k) => localStorage.getItem(k)).join('\n')))
+    .toContain(text);
 const toast = (page: Page, text: string) => page.locator('#toasts').getByText(text, { exact: true }).waitFor();
 
 /** Pastes a file into the focused element, as a person pasting a screenshot does. */
@@ -287,7 +292,8 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     const theirs = page.getByRole('region', { name: 'Newer version' });
     await theirs.getByText('Changed by a colleague.').waitFor();
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Firewall runbook (mine)');
-    // Nothing typed is lost, even across a reload.
+    // Nothing typed is lost, even across a reload (once the draft is written, 250 ms after the last change).
+    await draftWritten(page, 'Firewall runbook (mine)');
     await page.reload();
     await hydrated(page);
     await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('Firewall runbook (mine)');
@@ -333,7 +339,7 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     await page.getByLabel('Title', { exact: true }).fill('Half-written note');
     await page.getByRole('tab', { name: 'Markdown' }).click();
     await page.getByRole('textbox', { name: 'Content' }).fill('Draft body');
-    // Reloaded at once, inside the 250 ms the draft waits for more typing: leaving the page writes it.
+    await draftWritten(page, 'Draft body');
     await page.reload();
     await hydrated(page);
     await page.getByText(/Restored your unsaved draft/).waitFor();
