@@ -195,7 +195,7 @@ describe('client address behind a reverse proxy (TRUSTED_PROXIES)', () => {
     const proxied = await createTestApp({ TRUSTED_PROXIES: '1' }, t.database);
     for (let i = 0; i < 10; i++) await viaProxy(t, 'bad', `192.0.2.${i}`, '198.51.100.80');
     expect((await viaProxy(t, PASSWORD, '192.0.2.99', '198.51.100.80')).status).toBe(429);
-    const listed = await createTestApp({ TRUSTED_PROXIES: '10.0.0.1' }, t.database);
+    const listed = await createTestApp({ TRUSTED_PROXIES: '203.0.113.250' }, t.database);
     expect((await viaProxy(listed, PASSWORD, '192.0.2.99', '198.51.100.80')).status).toBe(429);
     // With one trusted hop, the spoofed entries before the proxy's own are ignored too.
     for (let i = 0; i < 10; i++) await viaProxy(proxied, 'bad', `203.0.113.${i}, 192.0.2.55`);

@@ -12,22 +12,22 @@ describe('client address (TRUSTED_PROXIES)', () => {
     expect(clientFromChain(['192.0.2.1', '127.0.0.1'], one)).toBe('192.0.2.1');
     // Whatever the client wrote into X-Forwarded-For before our proxy's entry is ignored.
     expect(clientFromChain(['6.6.6.6', '192.0.2.1', '127.0.0.1'], one)).toBe('192.0.2.1');
-    expect(clientFromChain(['6.6.6.6', '192.0.2.1', '10.0.0.2', '127.0.0.1'], parseTrustedProxies('2'))).toBe('192.0.2.1');
+    expect(clientFromChain(['6.6.6.6', '192.0.2.1', '198.51.100.2', '127.0.0.1'], parseTrustedProxies('2'))).toBe('192.0.2.1');
     expect(clientFromChain(['127.0.0.1'], one)).toBe('127.0.0.1');
   });
 
   it('with a list, walks back over trusted proxies to the first address it does not trust', () => {
-    const list = parseTrustedProxies('127.0.0.1, 10.0.0.0/8, fd00::/8');
-    expect(clientFromChain(['6.6.6.6', '192.0.2.1', '10.9.9.9', '127.0.0.1'], list)).toBe('192.0.2.1');
+    const list = parseTrustedProxies('127.0.0.1, 198.51.100.0/24, fd00::/8');
+    expect(clientFromChain(['6.6.6.6', '192.0.2.1', '198.51.100.9', '127.0.0.1'], list)).toBe('192.0.2.1');
     expect(clientFromChain(['192.0.2.1', 'fd00::5'], list)).toBe('192.0.2.1');
     // A request that did not come through a trusted proxy: the socket address, whatever the header says.
-    expect(clientFromChain(['192.0.2.1', '198.51.100.7'], list)).toBe('198.51.100.7');
+    expect(clientFromChain(['192.0.2.1', '203.0.113.7'], list)).toBe('203.0.113.7');
     // An entry that is not an address stops the walk at the last trusted hop's report.
-    expect(clientFromChain(['garbage', '10.1.1.1', '127.0.0.1'], list)).toBe('10.1.1.1');
+    expect(clientFromChain(['garbage', '198.51.100.1', '127.0.0.1'], list)).toBe('198.51.100.1');
   });
 
   it('refuses entries that are not addresses or CIDRs', () => {
-    expect(() => parseTrustedProxies('10.0.0.0/40')).toThrow(/TRUSTED_PROXIES/);
+    expect(() => parseTrustedProxies('198.51.100.0/40')).toThrow(/TRUSTED_PROXIES/);
     expect(() => parseTrustedProxies('nope')).toThrow(/TRUSTED_PROXIES/);
   });
 });
