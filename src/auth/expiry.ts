@@ -34,8 +34,8 @@ export function expireAccountsAndTokens(db: Db, opts: { unverifiedAccountDays: n
       .set({ passwordResetToken: null, passwordResetExpires: null })
       .where(lt(users.passwordResetExpires, now))
       .returning({ id: users.id });
-    const sessions = await deleteExpiredSessions(tx as unknown as Db, now);
-    const rateLimitHits = await pruneExpiredHits(tx as unknown as Db);
+    const sessions = await deleteExpiredSessions(tx, now);
+    const rateLimitHits = await pruneExpiredHits(tx);
     return { verificationTokens: verification.length, resetTokens: reset.length, sessions, unverifiedAccounts, rateLimitHits };
   });
 }

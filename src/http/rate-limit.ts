@@ -31,8 +31,7 @@ const LOCK_NAMESPACE = 7_302;
  */
 export async function hitAll(db: Db, rules: Rule[]): Promise<Verdict> {
   if (rules.length === 0) return { allowed: true, retryAfter: 0, hitIds: [] };
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  return db.transaction(async (tx) => {
     const keys = [...new Set(rules.map((r) => r.key))];
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, h)
       from (select distinct hashtext(k) as h from (values ${sql.join(keys.map((k) => sql`(${k}::text)`), sql`, `)}) as v(k) order by 1) as s`);
