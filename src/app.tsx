@@ -17,6 +17,9 @@ import { renderer, renderPage } from './ui/renderer';
 import { aiRoutes } from './ai/routes';
 import { serverRoutes } from './servers/routes';
 import { accountRoutes } from './auth/routes';
+import { adminRoutes } from './admin/routes';
+import { markdownApi } from './markdown/api';
+import { objectRoutes } from './objects/api';
 import { jobsPages } from './jobs/pages';
 import { reportsPages } from './reports/pages';
 import { knowledgeRoutes } from './knowledge/routes';
@@ -63,7 +66,10 @@ export function createApp(deps: AppDeps) {
   app.route('/', homePages());
   // Feature routes (one line each; keep this list in build order).
   app.route('/', accountRoutes());
+  app.route('/', adminRoutes());
   app.route('/', knowledgeRoutes());
+  app.route('/', markdownApi());
+  app.route('/', objectRoutes());
   app.route('/', jobsPages());
   app.route('/', reportsPages());
   app.route('/', dashboardRoutes());

@@ -1,16 +1,14 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { adminRoutes } from '../admin/routes';
 import { authApi } from './api';
 import { oidcRoutes } from './oidc-routes';
 import { authPages } from './pages';
 
-/** Accounts and access: sign-in pages, the auth API, Google/OIDC, and the admin approval screens. */
+/** Accounts and access: sign-in pages, the auth API, and Google/OIDC. */
 export function accountRoutes() {
   const app = new Hono<AppEnv>();
   app.route('/', authApi());
   app.route('/', authPages());
   app.route('/', oidcRoutes());
-  app.route('/', adminRoutes());
   return app;
 }
