@@ -105,7 +105,10 @@ export default function AutoCreateKb({ open }: AutoCreateKbProps) {
         </div>
         {preview.excerpt && <p className="muted">{preview.excerpt}</p>}
         <div className="auto-create__content">
-          <Markdown text={preview.content} onCopyCode={(code) => void copyText(code).then(() => toast('Code copied to clipboard'))} />
+          <Markdown
+            text={preview.content}
+            onCopyCode={(code) => void copyText(code).then(() => toast('Code copied to clipboard'))}
+          />
         </div>
         <div className="row">
           <button type="button" className="btn btn--secondary" onClick={() => setStage('input')} disabled={!!pending}>
@@ -121,7 +124,9 @@ export default function AutoCreateKb({ open }: AutoCreateKbProps) {
 
   return (
     <div className="card__body stack">
-      <p className="muted">Paste messy notes, e-mails or commands and AI turns them into a structured knowledge base article.</p>
+      <p className="muted">
+        Paste messy notes, e-mails or commands and AI turns them into a structured knowledge base article.
+      </p>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-text`}>
           Content

@@ -17,7 +17,12 @@ export interface CategoryViewProps {
 }
 
 /** Knowledge base category view: the category tree (30%, 25–50%, remembered) and the preview of one item. */
-export default function CategoryView({ groups: initialGroups, selected: initialSelected, now, query }: CategoryViewProps) {
+export default function CategoryView({
+  groups: initialGroups,
+  selected: initialSelected,
+  now,
+  query,
+}: CategoryViewProps) {
   const [groups, setGroups] = useState(initialGroups);
   const [selected, setSelected] = useState(initialSelected);
   const [loading, setLoading] = useState(false);
@@ -37,20 +42,35 @@ export default function CategoryView({ groups: initialGroups, selected: initialS
   }
 
   function removed(id: string) {
-    setGroups((gs) => gs.map((g) => (g.items.some((i) => i.id === id) ? { ...g, count: g.count - 1, items: g.items.filter((i) => i.id !== id) } : g)).filter((g) => g.count > 0));
+    setGroups((gs) =>
+      gs
+        .map((g) =>
+          g.items.some((i) => i.id === id)
+            ? { ...g, count: g.count - 1, items: g.items.filter((i) => i.id !== id) }
+            : g,
+        )
+        .filter((g) => g.count > 0),
+    );
     setSelected(null);
   }
 
   function restored(item: Item) {
     void select(item.id);
-    setGroups((gs) => gs.map((g) => ({ ...g, items: g.items.map((i) => (i.id === item.id ? { ...i, title: item.title } : i)) })));
+    setGroups((gs) =>
+      gs.map((g) => ({ ...g, items: g.items.map((i) => (i.id === item.id ? { ...i, title: item.title } : i)) })),
+    );
   }
 
   return (
     <PanelGroup direction="horizontal" autoSaveId="kb-category-split" className="split kb-split">
       <Panel id="kb-categories" order={1} defaultSize={30} minSize={25} maxSize={50} className="kb-split__tree">
         <h2 className="kb-split__heading">Categories</h2>
-        <CategoryTree groups={groups} selectedId={selected?.id ?? null} query={query} onSelect={(id) => void select(id)} />
+        <CategoryTree
+          groups={groups}
+          selectedId={selected?.id ?? null}
+          query={query}
+          onSelect={(id) => void select(id)}
+        />
       </Panel>
       <PanelResizeHandle className="kb-split__handle" aria-label="Resize categories" />
       <Panel id="kb-preview" order={2} defaultSize={70} className="kb-split__preview">

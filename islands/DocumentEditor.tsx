@@ -13,7 +13,16 @@ import { TextField } from './_lib/editor/ListField';
 import { Preview } from './_lib/editor/Preview';
 import { saveItem } from './_lib/editor/save';
 import { SettingsPanel } from './_lib/editor/SettingsPanel';
-import { chooseTemplateType, contentOf, fieldsFromItem, initialFields, payloadOf, type DocumentEditorProps, type EditorItem, type Fields } from './_lib/editor/state';
+import {
+  chooseTemplateType,
+  contentOf,
+  fieldsFromItem,
+  initialFields,
+  payloadOf,
+  type DocumentEditorProps,
+  type EditorItem,
+  type Fields,
+} from './_lib/editor/state';
 import { toast } from './_lib/toast';
 import VersionHistory from './VersionHistory';
 
@@ -48,7 +57,12 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
 
   useEffect(() => {
     if (!dirty.current) return;
-    const t = setTimeout(() => dirty.current && drafts.save({ fields: fields as never, baseVersion: version, savedAt: new Date().toISOString() }), 250);
+    const t = setTimeout(
+      () =>
+        dirty.current &&
+        drafts.save({ fields: fields as never, baseVersion: version, savedAt: new Date().toISOString() }),
+      250,
+    );
     return () => clearTimeout(t);
   }, [fields, version]);
 
@@ -64,8 +78,10 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
     setRevision((r) => r + 1);
   };
   const setForm = (form: FormModel) => change((f) => ({ ...f, form, content: contentOf(form, f.title) }));
-  const setTitle = (title: string) => change((f) => ({ ...f, title, content: f.form ? contentOf(f.form, title) : f.content }));
-  const addImages = (paths: string[]) => change((f) => ({ ...f, attachedImages: [...new Set([...f.attachedImages, ...paths])] }));
+  const setTitle = (title: string) =>
+    change((f) => ({ ...f, title, content: f.form ? contentOf(f.form, title) : f.content }));
+  const addImages = (paths: string[]) =>
+    change((f) => ({ ...f, attachedImages: [...new Set([...f.attachedImages, ...paths])] }));
   const onTemplateType = (type: TemplateType | null) => {
     const empty = !fields.content.trim() || fields.content === pristine.current;
     const next = chooseTemplateType(fields, type, !item, empty);
@@ -114,7 +130,13 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
     } else if (result.reason === 'invalid') {
       toast('Validation Error', 'Please check your input and try again.', 'error');
     } else {
-      toast('Error', knowledge ? 'Failed to save knowledge base document. Please try again.' : 'Failed to save document. Please try again.', 'error');
+      toast(
+        'Error',
+        knowledge
+          ? 'Failed to save knowledge base document. Please try again.'
+          : 'Failed to save document. Please try again.',
+        'error',
+      );
     }
   }
 
@@ -138,18 +160,42 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
     <div className="editor">
       <div className="row editor-bar">
         <div className="tabs" role="tablist" aria-label="Editor mode">
-          <button type="button" role="tab" className="tab" aria-selected={mode === 'edit'} onClick={() => setMode('edit')}>
+          <button
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={mode === 'edit'}
+            onClick={() => setMode('edit')}
+          >
             Edit
           </button>
-          <button type="button" role="tab" className="tab" aria-selected={mode === 'preview'} onClick={() => setMode('preview')}>
+          <button
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={mode === 'preview'}
+            onClick={() => setMode('preview')}
+          >
             Preview
           </button>
         </div>
         <span className="spacer" />
-        <button type="button" className="btn btn--secondary btn--sm" disabled={enhancing || (form?.kind !== 'howto' && !fields.content.trim())} onClick={() => void enhance()}>
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          disabled={enhancing || (form?.kind !== 'howto' && !fields.content.trim())}
+          onClick={() => void enhance()}
+        >
           {enhancing ? 'Enhancing…' : 'Enhance with AI'}
         </button>
-        {item && <VersionHistory base={base} id={item.id} currentVersion={version ?? item.version} onRestored={(restored: Item) => loadItem(restored as unknown as EditorItem)} />}
+        {item && (
+          <VersionHistory
+            base={base}
+            id={item.id}
+            currentVersion={version ?? item.version}
+            onRestored={(restored: Item) => loadItem(restored as unknown as EditorItem)}
+          />
+        )}
         <a className="btn btn--secondary btn--sm" href={listUrl} onClick={cancel}>
           Cancel
         </a>
@@ -171,19 +217,51 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
         <div className="stack editor-main">
           {mode === 'edit' ? (
             <>
-              <TextField label="Title" value={fields.title} onChange={setTitle} action={<AiFieldButton field="title" value={fields.title} category={fields.category} onEnhanced={setTitle} />} />
-              <TextField label="Excerpt" value={fields.excerpt} onChange={(excerpt) => change({ excerpt })} multiline action={<AiFieldButton field="excerpt" value={fields.excerpt} category={fields.category} onEnhanced={(excerpt) => change({ excerpt })} />} />
+              <TextField
+                label="Title"
+                value={fields.title}
+                onChange={setTitle}
+                action={
+                  <AiFieldButton field="title" value={fields.title} category={fields.category} onEnhanced={setTitle} />
+                }
+              />
+              <TextField
+                label="Excerpt"
+                value={fields.excerpt}
+                onChange={(excerpt) => change({ excerpt })}
+                multiline
+                action={
+                  <AiFieldButton
+                    field="excerpt"
+                    value={fields.excerpt}
+                    category={fields.category}
+                    onEnhanced={(excerpt) => change({ excerpt })}
+                  />
+                }
+              />
               {form?.kind === 'howto' ? (
                 <HowToFormView
                   form={form}
                   onChange={setForm}
                   onImages={addImages}
-                  purposeAction={<AiFieldButton field="purpose" value={form.purpose} category={fields.category} onEnhanced={(purpose) => setForm({ ...form, purpose })} />}
+                  purposeAction={
+                    <AiFieldButton
+                      field="purpose"
+                      value={form.purpose}
+                      category={fields.category}
+                      onEnhanced={(purpose) => setForm({ ...form, purpose })}
+                    />
+                  }
                 />
               ) : form?.kind === 'build' ? (
                 <BuildFormView form={form} onChange={setForm} onImages={addImages} />
               ) : (
-                <ContentEditor value={fields.content} revision={revision} onChange={(content) => change({ content })} onImages={addImages} />
+                <ContentEditor
+                  value={fields.content}
+                  revision={revision}
+                  onChange={(content) => change({ content })}
+                  onImages={addImages}
+                />
               )}
             </>
           ) : (

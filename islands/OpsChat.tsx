@@ -11,14 +11,23 @@ export interface OpsChatProps {
   exchange: { query: string; response: string; suggestedActions: string[]; at: string } | null;
 }
 
-const PLACEHOLDER = { page: 'Ask me anything about your infrastructure...', panel: 'Ask about servers, documentation, or infrastructure...' };
+const PLACEHOLDER = {
+  page: 'Ask me anything about your infrastructure...',
+  panel: 'Ask about servers, documentation, or infrastructure...',
+};
 
 function initialFrom(exchange: OpsChatProps['exchange']): ChatMessage[] {
   if (!exchange) return [];
   const at = new Date(exchange.at);
   return [
     { id: 'server-q', type: 'user', content: exchange.query, timestamp: at },
-    { id: 'server-a', type: 'assistant', content: exchange.response, timestamp: at, suggestedActions: exchange.suggestedActions },
+    {
+      id: 'server-a',
+      type: 'assistant',
+      content: exchange.response,
+      timestamp: at,
+      suggestedActions: exchange.suggestedActions,
+    },
   ];
 }
 
@@ -92,11 +101,43 @@ export default function OpsChat({ mode, now, exchange }: OpsChatProps) {
           {badge && <span className="badge badge--blue">{badge}</span>}
           {panel ? (
             <>
-              <button type="button" className="icon-button" onClick={chat.clear} aria-label="Clear conversation" title="Clear conversation">
-                <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true"><path d="M3 6h18M19 6l-1 14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2L5 6M9 6V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v2" /></svg>
+              <button
+                type="button"
+                className="icon-button"
+                onClick={chat.clear}
+                aria-label="Clear conversation"
+                title="Clear conversation"
+              >
+                <svg
+                  viewBox="0 0 24 24"
+                  width="18"
+                  height="18"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  aria-hidden="true"
+                >
+                  <path d="M3 6h18M19 6l-1 14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2L5 6M9 6V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v2" />
+                </svg>
               </button>
-              <button type="button" className="icon-button" onClick={() => setOpen(false)} aria-label="Close" title="Close">
-                <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true"><path d="M18 6L6 18M6 6l12 12" /></svg>
+              <button
+                type="button"
+                className="icon-button"
+                onClick={() => setOpen(false)}
+                aria-label="Close"
+                title="Close"
+              >
+                <svg
+                  viewBox="0 0 24 24"
+                  width="18"
+                  height="18"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  aria-hidden="true"
+                >
+                  <path d="M18 6L6 18M6 6l12 12" />
+                </svg>
               </button>
             </>
           ) : (
@@ -108,10 +149,22 @@ export default function OpsChat({ mode, now, exchange }: OpsChatProps) {
       </header>
       <div className="chat__messages" ref={list} role="log" aria-label="Conversation" aria-live="polite">
         {chat.messages.map((m) => (
-          <Bubble key={m.id} message={m} copied={chat.copiedId === m.id} disabled={busy} onCopy={chat.copyMessage} onCopyCode={chat.copyCode} onAction={chat.runAction} />
+          <Bubble
+            key={m.id}
+            message={m}
+            copied={chat.copiedId === m.id}
+            disabled={busy}
+            onCopy={chat.copyMessage}
+            onCopyCode={chat.copyCode}
+            onAction={chat.runAction}
+          />
         ))}
       </div>
-      {busy && <p className="chat__status muted small" role="status">Streaming response in real-time...</p>}
+      {busy && (
+        <p className="chat__status muted small" role="status">
+          Streaming response in real-time...
+        </p>
+      )}
       <form method="post" action="/ai" onSubmit={submit}>
         <textarea
           ref={field}

@@ -1,4 +1,13 @@
-import { flexRender, getCoreRowModel, getPaginationRowModel, getSortedRowModel, useReactTable, type PaginationState, type SortingState, type VisibilityState } from '@tanstack/react-table';
+import {
+  flexRender,
+  getCoreRowModel,
+  getPaginationRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type PaginationState,
+  type SortingState,
+  type VisibilityState,
+} from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ENVIRONMENTS, matchesServer, SERVER_PAGE_SIZE, type Server, type ServerFilters } from '../src/servers/fields';
 import { api } from './_lib/api';
@@ -51,12 +60,20 @@ export default function ServerTable(props: ServerTableProps) {
   filtersRef.current = filters;
 
   useEffect(() => {
-    loading.current = api<Server[]>('GET', '/api/servers').then(setServers, () => toast('Error', 'Failed to refresh server data. Please try again.', 'error'));
+    loading.current = api<Server[]>('GET', '/api/servers').then(setServers, () =>
+      toast('Error', 'Failed to refresh server data. Please try again.', 'error'),
+    );
     setVisibility(loadVisibility());
     if (props.openCreate) history.replaceState(history.state, '', filtersUrl(filters));
     if (!props.highlightId) return;
     const id = props.highlightId;
-    const scroll = setTimeout(() => document.querySelector(`tr[data-row-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: 'center', behavior: 'smooth' }), 500);
+    const scroll = setTimeout(
+      () =>
+        document
+          .querySelector(`tr[data-row-id="${CSS.escape(id)}"]`)
+          ?.scrollIntoView({ block: 'center', behavior: 'smooth' }),
+      500,
+    );
     const clear = setTimeout(() => {
       setHighlight(null);
       history.replaceState(history.state, '', filtersUrl(filtersRef.current));
@@ -80,9 +97,13 @@ export default function ServerTable(props: ServerTableProps) {
   }, [filters]);
 
   /** Changes the whole list once it is here (a change made while it loads waits for it). */
-  const updateServers = (change: (list: Server[]) => Server[]) => void loading.current.then(() => setServers((list) => list && change(list)));
+  const updateServers = (change: (list: Server[]) => Server[]) =>
+    void loading.current.then(() => setServers((list) => list && change(list)));
 
-  const rows = useMemo(() => (servers ? servers.filter((s) => matchesServer(s, filters as ServerFilters)) : props.pageRows), [servers, filters]);
+  const rows = useMemo(
+    () => (servers ? servers.filter((s) => matchesServer(s, filters as ServerFilters)) : props.pageRows),
+    [servers, filters],
+  );
   const total = servers ? rows.length : props.total;
 
   const actions = {
@@ -145,18 +166,41 @@ export default function ServerTable(props: ServerTableProps) {
   }
 
   function saved(s: Server, created: boolean) {
-    updateServers((list) => (created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x))).sort((a, b) => a.name.localeCompare(b.name)));
+    updateServers((list) =>
+      (created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x))).sort((a, b) => a.name.localeCompare(b.name)),
+    );
     setDialog(null);
   }
 
-  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setFilters((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) =>
+    setFilters((f) => ({ ...f, [k]: e.target.value }));
   const filtering = !!(filters.q.trim() || filters.environment || filters.status);
 
   return (
     <div className="server-table" data-loaded={servers ? '' : undefined}>
-      <form className="toolbar" method="get" action="/infrastructure" role="search" onSubmit={(e) => e.preventDefault()}>
-        <input className="input" type="search" name="q" value={filters.q} onChange={set('q')} placeholder="Search servers..." aria-label="Search servers" />
-        <select className="select" name="environment" value={filters.environment} onChange={set('environment')} aria-label="Filter by environment">
+      <form
+        className="toolbar"
+        method="get"
+        action="/infrastructure"
+        role="search"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <input
+          className="input"
+          type="search"
+          name="q"
+          value={filters.q}
+          onChange={set('q')}
+          placeholder="Search servers..."
+          aria-label="Search servers"
+        />
+        <select
+          className="select"
+          name="environment"
+          value={filters.environment}
+          onChange={set('environment')}
+          aria-label="Filter by environment"
+        >
           <option value="">All Environments</option>
           {ENVIRONMENTS.map((e) => (
             <option key={e} value={e}>
@@ -164,7 +208,13 @@ export default function ServerTable(props: ServerTableProps) {
             </option>
           ))}
         </select>
-        <select className="select" name="status" value={filters.status} onChange={set('status')} aria-label="Filter by status">
+        <select
+          className="select"
+          name="status"
+          value={filters.status}
+          onChange={set('status')}
+          aria-label="Filter by status"
+        >
           <option value="">All Statuses</option>
           {STATUS_FILTERS.map((s) => (
             <option key={s} value={s}>
@@ -225,7 +275,11 @@ export default function ServerTable(props: ServerTableProps) {
                     {g.headers.map((h) => {
                       const sorted = h.column.getIsSorted();
                       return (
-                        <th key={h.id} data-column={h.column.id} aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}>
+                        <th
+                          key={h.id}
+                          data-column={h.column.id}
+                          aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
+                        >
                           {h.column.getCanSort() ? (
                             <button type="button" onClick={h.column.getToggleSortingHandler()}>
                               {flexRender(h.column.columnDef.header, h.getContext())}
@@ -258,12 +312,23 @@ export default function ServerTable(props: ServerTableProps) {
               total={total}
               pageSize={PAGE_SIZE}
               href={(i) => filtersUrl(filters, i > 0 ? { page: String(i + 1) } : {})}
-              onPage={(i) => (servers ? setPagination((p) => ({ ...p, pageIndex: i })) : location.assign(filtersUrl(filters, i > 0 ? { page: String(i + 1) } : {})))}
+              onPage={(i) =>
+                servers
+                  ? setPagination((p) => ({ ...p, pageIndex: i }))
+                  : location.assign(filtersUrl(filters, i > 0 ? { page: String(i + 1) } : {}))
+              }
             />
           </div>
         )}
       </section>
-      {dialog && <ServerDialog key={dialog.server?.id ?? 'new'} server={dialog.server} onClose={() => setDialog(null)} onSaved={saved} />}
+      {dialog && (
+        <ServerDialog
+          key={dialog.server?.id ?? 'new'}
+          server={dialog.server}
+          onClose={() => setDialog(null)}
+          onSaved={saved}
+        />
+      )}
     </div>
   );
 }

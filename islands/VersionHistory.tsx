@@ -21,7 +21,15 @@ export interface VersionHistoryProps {
 const LOAD_FAILED = 'Failed to load version history. Please try again.';
 
 /** The Version History dialog: versions (Current badge), preview, line diff against the current one, Restore Version. */
-export default function VersionHistory({ base, id, currentVersion, open, trigger = true, onRestored, onClose }: VersionHistoryProps) {
+export default function VersionHistory({
+  base,
+  id,
+  currentVersion,
+  open,
+  trigger = true,
+  onRestored,
+  onClose,
+}: VersionHistoryProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [versions, setVersions] = useState<VersionItem[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -48,13 +56,18 @@ export default function VersionHistory({ base, id, currentVersion, open, trigger
 
   const latest = versions?.[0];
   const selected = versions?.find((v) => v.id === selectedId) ?? null;
-  const diff = useMemo(() => (selected && latest && showDiff ? diffLines(selected.content, latest.content) : null), [selected, latest, showDiff]);
+  const diff = useMemo(
+    () => (selected && latest && showDiff ? diffLines(selected.content, latest.content) : null),
+    [selected, latest, showDiff],
+  );
   const kind = base === '/api/knowledge-base' ? 'knowledge base item' : 'document';
 
   async function restore(version: VersionItem) {
     setBusy(true);
     try {
-      const item = await api<Item>('POST', `${base}/${id}/restore/${version.id}`, { version: latest?.version ?? currentVersion });
+      const item = await api<Item>('POST', `${base}/${id}/restore/${version.id}`, {
+        version: latest?.version ?? currentVersion,
+      });
       toast('Version Restored', `Restored from version ${version.version}.`);
       dialog.current?.close();
       if (onRestored) onRestored(item);
@@ -97,7 +110,12 @@ export default function VersionHistory({ base, id, currentVersion, open, trigger
             {versions?.length === 0 && <li className="muted">No version history available</li>}
             {versions?.map((v) => (
               <li key={v.id}>
-                <button type="button" className="vh__version" aria-pressed={v.id === selectedId} onClick={() => setSelectedId(v.id)}>
+                <button
+                  type="button"
+                  className="vh__version"
+                  aria-pressed={v.id === selectedId}
+                  onClick={() => setSelectedId(v.id)}
+                >
                   <span className="row">
                     <strong>Version {v.version}</strong>
                     {v.id === latest?.id && <span className="badge badge--green">Current</span>}
@@ -121,7 +139,12 @@ export default function VersionHistory({ base, id, currentVersion, open, trigger
                 {selected.changeLog && <p className="vh__changelog">{selected.changeLog}</p>}
                 <div className="row">
                   {selected.id !== latest?.id && (
-                    <button type="button" className="btn btn--primary btn--sm" disabled={busy} onClick={() => void restore(selected)}>
+                    <button
+                      type="button"
+                      className="btn btn--primary btn--sm"
+                      disabled={busy}
+                      onClick={() => void restore(selected)}
+                    >
                       {busy ? 'Restoring…' : 'Restore Version'}
                     </button>
                   )}
@@ -131,7 +154,10 @@ export default function VersionHistory({ base, id, currentVersion, open, trigger
                   </label>
                 </div>
                 {diff ? (
-                  <pre className="vh__diff" aria-label={`Changes from version ${selected.version} to the current version`}>
+                  <pre
+                    className="vh__diff"
+                    aria-label={`Changes from version ${selected.version} to the current version`}
+                  >
                     {diff.map((line, i) => (
                       <div key={i} className={`vh__line vh__line--${line.kind}`}>
                         {line.kind === 'add' ? '+ ' : line.kind === 'remove' ? '- ' : '  '}

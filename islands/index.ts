@@ -23,4 +23,6 @@ export const islands = {
 } satisfies Record<string, ComponentType<any>>;
 
 export type IslandName = keyof typeof islands;
-export type IslandProps<N extends IslandName> = ComponentProps<(typeof islands)[N]> & { [key: string]: Json | undefined };
+export type IslandProps<N extends IslandName> = ComponentProps<(typeof islands)[N]> & {
+  [key: string]: Json | undefined;
+};

@@ -16,7 +16,11 @@ export type LockOutcome<T> = { acquired: true; value: T } | { acquired: false };
  * worker (or this process) holds it. On PostgreSQL one connection is reserved for lock, bookkeeping
  * (the Db handed to fn) and unlock, so a crashed worker's lock dies with its connection.
  */
-export async function withJobLock<T>(database: Database, job: string, fn: (session: Db) => Promise<T>): Promise<LockOutcome<T>> {
+export async function withJobLock<T>(
+  database: Database,
+  job: string,
+  fn: (session: Db) => Promise<T>,
+): Promise<LockOutcome<T>> {
   const local = runningHere.get(database) ?? new Set<string>();
   runningHere.set(database, local);
   if (local.has(job)) return { acquired: false };
@@ -28,7 +32,11 @@ export async function withJobLock<T>(database: Database, job: string, fn: (sessi
   }
 }
 
-async function onReservedConnection<T>(pool: NonNullable<Database['pool']>, job: string, fn: (session: Db) => Promise<T>): Promise<LockOutcome<T>> {
+async function onReservedConnection<T>(
+  pool: NonNullable<Database['pool']>,
+  job: string,
+  fn: (session: Db) => Promise<T>,
+): Promise<LockOutcome<T>> {
   const reserved = await pool.connect();
   try {
     const session = drizzle(reserved, { schema }) as unknown as Db;
@@ -39,7 +47,10 @@ async function onReservedConnection<T>(pool: NonNullable<Database['pool']>, job:
 }
 
 async function onSession<T>(session: Db, job: string, fn: (session: Db) => Promise<T>): Promise<LockOutcome<T>> {
-  const [row] = await queryRows<{ locked: boolean }>(session, sql`select pg_try_advisory_lock(${lockKey(job)}) as locked`);
+  const [row] = await queryRows<{ locked: boolean }>(
+    session,
+    sql`select pg_try_advisory_lock(${lockKey(job)}) as locked`,
+  );
   if (!row?.locked) return { acquired: false };
   try {
     return { acquired: true, value: await fn(session) };

@@ -55,7 +55,14 @@ export function createScheduler(deps: SchedulerDeps) {
       const runId = await startJobRun(session, job.name);
       running.set(job.name, { session, runId });
       try {
-        const message = await job.run({ db: database.db, database, config, logger: logger.child({ job: job.name }), signal: controller.signal, now: slot?.at ?? new Date() });
+        const message = await job.run({
+          db: database.db,
+          database,
+          config,
+          logger: logger.child({ job: job.name }),
+          signal: controller.signal,
+          now: slot?.at ?? new Date(),
+        });
         await finishJobRun(session, runId, 'ok', message);
         return { status: 'ok', message, runId } as const;
       } catch (err) {
@@ -104,7 +111,10 @@ export function createScheduler(deps: SchedulerDeps) {
       for (const job of deps.jobs) {
         const expression = job.schedule(config);
         if (!isScheduled(expression)) continue;
-        const task = cron.createTask(expression, (ctx) => onTick(job, task, ctx.date ?? new Date()), { name: `opshub:${job.name}`, noOverlap: true });
+        const task = cron.createTask(expression, (ctx) => onTick(job, task, ctx.date ?? new Date()), {
+          name: `opshub:${job.name}`,
+          noOverlap: true,
+        });
         tasks.set(job.name, task);
         void task.start();
       }
@@ -132,7 +142,11 @@ export function createScheduler(deps: SchedulerDeps) {
       if (settled === 'done') return { abandoned: [] };
       const abandoned = [...running.entries()];
       await Promise.all(
-        abandoned.map(([, r]) => finishJobRun(r.session, r.runId, 'error', 'Abandoned at shutdown: the run did not finish in time.').catch(() => {})),
+        abandoned.map(([, r]) =>
+          finishJobRun(r.session, r.runId, 'error', 'Abandoned at shutdown: the run did not finish in time.').catch(
+            () => {},
+          ),
+        ),
       );
       return { abandoned: abandoned.map(([name]) => name) };
     },

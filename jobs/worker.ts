@@ -26,14 +26,21 @@ function readConfig(): Config {
 async function main() {
   const config = readConfig();
   if (!config.databaseUrl) {
-    fail('npm run worker needs DATABASE_URL: with the embedded database (PGlite) the jobs run inside the web process (JOBS=inline).');
+    fail(
+      'npm run worker needs DATABASE_URL: with the embedded database (PGlite) the jobs run inside the web process (JOBS=inline).',
+    );
   }
   const logger = createLogger(config.logLevel);
   const database = openPostgres(config.databaseUrl, { max: config.databasePoolMax });
-  const [table] = await queryRows<{ name: string | null }>(database.db, sql`select to_regclass('public.job_runs')::text as name`);
+  const [table] = await queryRows<{ name: string | null }>(
+    database.db,
+    sql`select to_regclass('public.job_runs')::text as name`,
+  );
   if (!table?.name) {
     await database.close();
-    fail('The database has no Ops Hub tables yet: start the web process once (it runs the migrations), then the worker.');
+    fail(
+      'The database has no Ops Hub tables yet: start the web process once (it runs the migrations), then the worker.',
+    );
   }
 
   const scheduler = createScheduler({ database, config, logger, jobs: allJobs });
@@ -47,7 +54,8 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'worker stopping: no new runs, waiting for the running job');
     const { abandoned } = await scheduler.stop(SHUTDOWN_TIMEOUT_MS);
-    if (abandoned.length) logger.warn({ abandoned }, 'jobs did not finish in time; abandoned (their open transactions roll back)');
+    if (abandoned.length)
+      logger.warn({ abandoned }, 'jobs did not finish in time; abandoned (their open transactions roll back)');
     // An abandoned job still holds pooled connections: end them now, which rolls back its open transaction.
     await database.close(abandoned.length ? 0 : 5_000).catch((err) => logger.error({ err }, 'database close failed'));
     logger.info('worker stopped');

@@ -56,7 +56,12 @@ export function createApp(deps: AppDeps) {
   // for one would build a full Request object on every read.
   app.use('*', async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || isImageUpload(c.req.path)) return next();
-    return bodyLimit({ maxSize: JSON_LIMIT, onError: () => { throw tooLarge('The request body is larger than 5 MB.'); } })(c, next);
+    return bodyLimit({
+      maxSize: JSON_LIMIT,
+      onError: () => {
+        throw tooLarge('The request body is larger than 5 MB.');
+      },
+    })(c, next);
   });
   app.use(sessionLoader());
   app.use(csrfGuard(deps.config.appOrigin, sessionCookieName(deps.config.secureCookies)));
@@ -85,7 +90,11 @@ export function createApp(deps: AppDeps) {
   app.onError((err, c) => {
     const { status, body, headers } = toErrorResponse(err);
     // A 5xx we raised on purpose (model busy, asker gone) is a warning; anything unexplained is an error.
-    if (status >= 500) c.var.logger[err instanceof AppError ? 'warn' : 'error']({ err, reqId: c.var.requestId, path: c.req.path }, 'request failed');
+    if (status >= 500)
+      c.var.logger[err instanceof AppError ? 'warn' : 'error'](
+        { err, reqId: c.var.requestId, path: c.req.path },
+        'request failed',
+      );
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
     if (isApiPath(c) || c.req.header('accept')?.includes('application/json')) return c.json(body, status);
     c.status(status);

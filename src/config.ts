@@ -17,7 +17,10 @@ const trustedProxies = z.preprocess(
   z
     .string()
     .trim()
-    .regex(/^(\d{1,2}|[0-9a-f:.]+(\/\d{1,3})?(\s*,\s*[0-9a-f:.]+(\/\d{1,3})?)*)$/i, 'must be a number of hops or a list of addresses/CIDRs separated by commas')
+    .regex(
+      /^(\d{1,2}|[0-9a-f:.]+(\/\d{1,3})?(\s*,\s*[0-9a-f:.]+(\/\d{1,3})?)*)$/i,
+      'must be a number of hops or a list of addresses/CIDRs separated by commas',
+    )
     .refine(isValidTrustedProxies, 'has an entry that is not an IP address or CIDR')
     .optional(),
 );
@@ -36,52 +39,82 @@ const base64urlKey = (bytes: number, what: string) =>
       .optional(),
   );
 
-const schema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  APP_URL: optionalUrl,
-  APP_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
-  DATABASE_URL: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional(),
-  ),
-  /** Connections per process (web or worker) to PostgreSQL; plan processes × this ≤ max_connections − reserve. */
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
-  DATA_DIR: z.string().min(1).default('./data'),
-  TRUSTED_PROXIES: trustedProxies,
-  SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
-  MAIL_FROM: z.string().default('Ops Hub <ops-hub@localhost>'),
-  GOOGLE_CLIENT_ID: optionalText,
-  GOOGLE_CLIENT_SECRET: optionalText,
-  /** Tests point Google sign-in at a loopback OIDC provider; production keeps the default. */
-  GOOGLE_ISSUER: optionalUrl,
-  OIDC_ISSUER: optionalUrl,
-  OIDC_CLIENT_ID: optionalText,
-  OIDC_CLIENT_SECRET: optionalText,
-  OPENAI_API_KEY: optionalText,
-  OPENAI_BASE_URL: optionalUrl,
-  OPENAI_MODEL: z.string().default('gpt-4o-mini'),
-  JOBS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['inline', 'off']).optional()),
-  HEALTH_CHECK_CRON: cronExpression.default('*/5 * * * *'),
-  HEALTH_REPORT_CRON: cronExpression.default('0 7 * * *'),
-  TOKEN_EXPIRY_CRON: cronExpression.default('17 * * * *'),
-  MAIL_CRON: cronExpression.default('* * * * *'),
-  VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key'),
-  VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key'),
-  VAPID_SUBJECT: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https:// URL').optional()),
-  PUSH_SERVICE_HOSTS: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[a-z0-9.-]+(,[a-z0-9.-]+)*$/i, 'must be host names separated by commas').optional()),
-  UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-}).superRefine((env, ctx) => {
-  // Web Push is all three or nothing: half a key pair, or keys without a contact, is a mistake to report.
-  const vapid = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
-  if (!vapid.some((k) => env[k])) return;
-  for (const k of vapid) if (!env[k]) ctx.addIssue({ code: 'custom', path: [k], message: `is required with ${vapid.filter((o) => o !== k).join(' and ')}` });
-});
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    APP_URL: optionalUrl,
+    APP_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+    DATABASE_URL: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+        .optional(),
+    ),
+    /** Connections per process (web or worker) to PostgreSQL; plan processes × this ≤ max_connections − reserve. */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+    DATA_DIR: z.string().min(1).default('./data'),
+    TRUSTED_PROXIES: trustedProxies,
+    SMTP_URL: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+        .optional(),
+    ),
+    MAIL_FROM: z.string().default('Ops Hub <ops-hub@localhost>'),
+    GOOGLE_CLIENT_ID: optionalText,
+    GOOGLE_CLIENT_SECRET: optionalText,
+    /** Tests point Google sign-in at a loopback OIDC provider; production keeps the default. */
+    GOOGLE_ISSUER: optionalUrl,
+    OIDC_ISSUER: optionalUrl,
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: optionalText,
+    OPENAI_API_KEY: optionalText,
+    OPENAI_BASE_URL: optionalUrl,
+    OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+    JOBS: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['inline', 'off']).optional()),
+    HEALTH_CHECK_CRON: cronExpression.default('*/5 * * * *'),
+    HEALTH_REPORT_CRON: cronExpression.default('0 7 * * *'),
+    TOKEN_EXPIRY_CRON: cronExpression.default('17 * * * *'),
+    MAIL_CRON: cronExpression.default('* * * * *'),
+    VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key'),
+    VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key'),
+    VAPID_SUBJECT: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: address or an https:// URL')
+        .optional(),
+    ),
+    PUSH_SERVICE_HOSTS: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^[a-z0-9.-]+(,[a-z0-9.-]+)*$/i, 'must be host names separated by commas')
+        .optional(),
+    ),
+    UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    // Web Push is all three or nothing: half a key pair, or keys without a contact, is a mistake to report.
+    const vapid = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
+    if (!vapid.some((k) => env[k])) return;
+    for (const k of vapid)
+      if (!env[k])
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: `is required with ${vapid.filter((o) => o !== k).join(' and ')}`,
+        });
+  });
 
 /** Chrome (FCM), Firefox (Mozilla autopush), Edge (WNS) and Safari (Apple) push services. */
-const DEFAULT_PUSH_SERVICES = 'fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com';
+const DEFAULT_PUSH_SERVICES =
+  'fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com';
 
 export type Config = ReturnType<typeof toConfig>;
 

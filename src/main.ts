@@ -37,7 +37,10 @@ async function main() {
 
   const app = createApp({ config, database, db: database.db, logger, assets, secret });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    logger.info({ url: config.appUrl, port: info.port, database: database.kind, jobs: config.jobs }, `Ops Hub listening on http://${config.host}:${info.port}`);
+    logger.info(
+      { url: config.appUrl, port: info.port, database: database.kind, jobs: config.jobs },
+      `Ops Hub listening on http://${config.host}:${info.port}`,
+    );
   });
 
   const scheduler = config.jobs === 'inline' ? createScheduler({ database, config, logger, jobs: allJobs }) : undefined;

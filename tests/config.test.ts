@@ -57,10 +57,15 @@ describe('TRUSTED_PROXIES', () => {
   it('reads a hop count or a list of addresses/CIDRs; unset means the socket address', () => {
     expect(loadConfig({}).trustedProxies).toBeUndefined();
     expect(loadConfig({ TRUSTED_PROXIES: '1' }).trustedProxies).toBe('1');
-    expect(loadConfig({ TRUSTED_PROXIES: '198.51.100.0/24, 127.0.0.1, ::1, fd00::/8' }).trustedProxies).toBe('198.51.100.0/24, 127.0.0.1, ::1, fd00::/8');
+    expect(loadConfig({ TRUSTED_PROXIES: '198.51.100.0/24, 127.0.0.1, ::1, fd00::/8' }).trustedProxies).toBe(
+      '198.51.100.0/24, 127.0.0.1, ::1, fd00::/8',
+    );
   });
 
-  it.each(['300.1.1.1', '198.51.100.0/33', 'abc', '::1/129'])('stops start-up on an entry that is not an address or CIDR (%s)', (value) => {
-    expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(/^Invalid configuration: TRUSTED_PROXIES /);
-  });
+  it.each(['300.1.1.1', '198.51.100.0/33', 'abc', '::1/129'])(
+    'stops start-up on an entry that is not an address or CIDR (%s)',
+    (value) => {
+      expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(/^Invalid configuration: TRUSTED_PROXIES /);
+    },
+  );
 });

@@ -49,7 +49,9 @@ describe('main', () => {
 
     // A request in flight: its body arrives in two parts, SIGTERM in between.
     const body = 'email=nobody%40example.com&password=wrong-password';
-    busy.socket.write(`POST /login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    busy.socket.write(
+      `POST /login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const stoppedAt = Date.now();
     app.child.kill('SIGTERM');

@@ -15,7 +15,13 @@ export function adminApi() {
 
   for (const decision of ['approve', 'reject'] as const) {
     app.post(`/api/admin/${decision}-user/:id`, validate('param', userIdParam), async (c) => {
-      const { user, status } = await decideUser(c.var.deps.db, c.var.deps.config.appUrl, c.var.user!, c.req.valid('param').id, decision);
+      const { user, status } = await decideUser(
+        c.var.deps.db,
+        c.var.deps.config.appUrl,
+        c.var.user!,
+        c.req.valid('param').id,
+        decision,
+      );
       deliverMailSoon(c.var.deps);
       return c.json({ message: decision === 'approve' ? 'User approved' : 'User rejected', user, status });
     });

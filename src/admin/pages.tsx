@@ -36,8 +36,16 @@ async function decide(c: C, decision: Decision) {
     const { name } = await decideUser(c.var.deps.db, c.var.deps.config.appUrl, c.var.user!, parsed.data.id, decision);
     deliverMailSoon(c.var.deps);
     if (!isHx) return c.redirect(`/admin/approval?done=${pastTense[decision]}`, 303);
-    triggerToast(c, decision === 'approve' ? 'User Approved' : 'User Rejected', `${name} has been ${pastTense[decision]}.`);
-    return c.html(renderToString(<PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} timeZone={c.var.user!.timezone} />));
+    triggerToast(
+      c,
+      decision === 'approve' ? 'User Approved' : 'User Rejected',
+      `${name} has been ${pastTense[decision]}.`,
+    );
+    return c.html(
+      renderToString(
+        <PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} timeZone={c.var.user!.timezone} />,
+      ),
+    );
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     c.status(err.status);
@@ -46,7 +54,14 @@ async function decide(c: C, decision: Decision) {
       return c.body(null);
     }
     const banner = { variant: 'error' as const, text: `${failTitle}: ${err.message}` };
-    return c.render(<PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} timeZone={c.var.user!.timezone} banner={banner} />, { title: TITLE, subtitle: SUBTITLE });
+    return c.render(
+      <PendingUsersRegion
+        users={await listPendingUsers(c.var.deps.db)}
+        timeZone={c.var.user!.timezone}
+        banner={banner}
+      />,
+      { title: TITLE, subtitle: SUBTITLE },
+    );
   }
 }
 
@@ -64,7 +79,11 @@ export function adminPages() {
     return c.render(
       <>
         {done && <span hidden data-replace-url="/admin/approval" />}
-        <PendingUsersRegion users={users} timeZone={c.var.user!.timezone} banner={done ? { variant: 'success', text: done } : null} />
+        <PendingUsersRegion
+          users={users}
+          timeZone={c.var.user!.timezone}
+          banner={done ? { variant: 'success', text: done } : null}
+        />
       </>,
       { title: TITLE, subtitle: SUBTITLE },
     );

@@ -54,12 +54,17 @@ export async function decideUser(db: Db, appUrl: string, actor: Actor, userId: s
   return db.transaction(async (tx) => {
     const [u] = await tx.select().from(users).where(eq(users.id, userId)).for('update').limit(1);
     if (!u) throw notFound('User not found.');
-    if (!(PENDING as readonly string[]).includes(u.accountStatus)) throw conflict('This user is not awaiting approval.', 'not_pending');
+    if (!(PENDING as readonly string[]).includes(u.accountStatus))
+      throw conflict('This user is not awaiting approval.', 'not_pending');
     const now = new Date();
     const status = decision === 'reject' ? 'rejected' : u.isEmailVerified ? 'active' : 'pending_verification';
     const [updated] = await tx
       .update(users)
-      .set(decision === 'approve' ? { accountStatus: status, approvedAt: now, approvedBy: actor.id } : { accountStatus: status, approvedAt: null, approvedBy: null })
+      .set(
+        decision === 'approve'
+          ? { accountStatus: status, approvedAt: now, approvedBy: actor.id }
+          : { accountStatus: status, approvedAt: null, approvedBy: null },
+      )
       .where(eq(users.id, u.id))
       .returning();
     if (decision === 'reject') await tx.delete(sessions).where(eq(sessions.userId, u.id));
@@ -71,7 +76,10 @@ export async function decideUser(db: Db, appUrl: string, actor: Actor, userId: s
       details: { email: u.email, decidedBy: actor.email, decidedAt: now.toISOString(), status },
     });
     if (status !== 'pending_verification') {
-      const mail = decision === 'approve' ? approvedMail({ firstName: u.firstName, url: `${appUrl}/login` }) : rejectedMail({ firstName: u.firstName, url: appUrl });
+      const mail =
+        decision === 'approve'
+          ? approvedMail({ firstName: u.firstName, url: `${appUrl}/login` })
+          : rejectedMail({ firstName: u.firstName, url: appUrl });
       await enqueueMail(tx, { dedupeKey: `${decision}:${u.id}`, to: u.email, ...mail });
     }
     return { user: publicUser(updated), name: displayNameOf(u), status };
@@ -88,7 +96,12 @@ export async function promoteToAdmin(db: Db, email: string) {
       .set({ role: 'admin', accountStatus: 'active', isEmailVerified: true, approvedAt: u.approvedAt ?? new Date() })
       .where(eq(users.id, u.id))
       .returning();
-    await recordAudit(tx, { action: 'user.promoted', entityType: 'user', entityId: u.id, details: { email: u.email, via: 'cli', previousRole: u.role, previousStatus: u.accountStatus } });
+    await recordAudit(tx, {
+      action: 'user.promoted',
+      entityType: 'user',
+      entityId: u.id,
+      details: { email: u.email, via: 'cli', previousRole: u.role, previousStatus: u.accountStatus },
+    });
     return publicUser(updated);
   });
 }

@@ -29,7 +29,10 @@ export class AnswerClock {
     private readonly deadlines: AnswerDeadlines,
     private readonly asker?: AbortSignal,
   ) {
-    this.total = setTimeout(() => this.stop(new ModelTimeout(`No complete answer within ${deadlines.deadlineMs} ms.`)), deadlines.deadlineMs);
+    this.total = setTimeout(
+      () => this.stop(new ModelTimeout(`No complete answer within ${deadlines.deadlineMs} ms.`)),
+      deadlines.deadlineMs,
+    );
     if (asker?.aborted) this.onAskerGone();
     else asker?.addEventListener('abort', this.onAskerGone, { once: true });
   }
@@ -41,7 +44,10 @@ export class AnswerClock {
   /** A model call starts or the model sent something: the idle countdown starts again. */
   heard(): void {
     clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.stop(new ModelTimeout(`The model was silent for ${this.deadlines.idleMs} ms.`)), this.deadlines.idleMs);
+    this.idle = setTimeout(
+      () => this.stop(new ModelTimeout(`The model was silent for ${this.deadlines.idleMs} ms.`)),
+      this.deadlines.idleMs,
+    );
   }
 
   /** No model call is open (tools are running): silence is not the model's. */

@@ -19,7 +19,9 @@ export function aiApi() {
   });
 
   api.post('/api/ai/ask-stream', validate('json', askInput), (c) => {
-    const body = ai.askStream(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.var.logger, { signal: c.req.raw.signal });
+    const body = ai.askStream(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.var.logger, {
+      signal: c.req.raw.signal,
+    });
     return c.body(body, 200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',

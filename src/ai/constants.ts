@@ -34,8 +34,24 @@ export const TOO_LARGE_MESSAGE = 'Images are too large. Please use smaller image
 
 /** Spec (knowledge §5): the categories offered. */
 export const categories = [
-  'Azure', 'O365', 'vMware', 'Windows Server', 'Teams', 'Exchange SE', 'Exchange Online', 'Windows 11', 'ADFS',
-  'Patching', 'Enterprise Vault', 'POS', 'Server Hardware', 'Citrix', 'Ivanti', 'SCCM', 'Intune', 'DNS',
+  'Azure',
+  'O365',
+  'vMware',
+  'Windows Server',
+  'Teams',
+  'Exchange SE',
+  'Exchange Online',
+  'Windows 11',
+  'ADFS',
+  'Patching',
+  'Enterprise Vault',
+  'POS',
+  'Server Hardware',
+  'Citrix',
+  'Ivanti',
+  'SCCM',
+  'Intune',
+  'DNS',
 ] as const;
 
 /** Spec §4: welcome actions on the page (six) and in the floating panel (four). */
@@ -48,7 +64,8 @@ export const pageWelcomeActions = [
   'View infrastructure overview',
 ];
 export const panelWelcomeActions = pageWelcomeActions.slice(0, 4);
-export const WELCOME_TEXT = "Welcome to Ops AI! I'm your intelligent infrastructure assistant. How can I help you today?";
+export const WELCOME_TEXT =
+  "Welcome to Ops AI! I'm your intelligent infrastructure assistant. How can I help you today?";
 
 /** Spec §4: actions that navigate. */
 export const navigateActions: Record<string, string> = {

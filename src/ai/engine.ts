@@ -24,7 +24,13 @@ export interface Asker {
 export interface Engine {
   readonly name: 'builtin' | 'llm';
   /** Answers a question; `emit` (streaming only) receives the text as produced: the chunks add up to the response. */
-  answer(db: Db, input: AskInput, asker: Asker, emit?: (chunk: string) => void, signal?: AbortSignal): Promise<EngineAnswer>;
+  answer(
+    db: Db,
+    input: AskInput,
+    asker: Asker,
+    emit?: (chunk: string) => void,
+    signal?: AbortSignal,
+  ): Promise<EngineAnswer>;
   enhanceContent(input: EnhanceContentInput): Promise<EnhancedContent>;
   enhanceField(input: EnhanceFieldInput): Promise<string>;
   previewKb(content: string): Promise<KbPreview>;

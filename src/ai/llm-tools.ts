@@ -9,16 +9,24 @@ import * as tools from './tools';
 
 const defs = {
   search_servers: {
-    description: 'Search the server inventory. All filters optional and combined with AND. Returns servers with their in-app link.',
+    description:
+      'Search the server inventory. All filters optional and combined with AND. Returns servers with their in-app link.',
     schema: z.object({
-      text: z.string().max(200).optional().describe('free text over name, hostname, IP, location, function, OS, team, description'),
+      text: z
+        .string()
+        .max(200)
+        .optional()
+        .describe('free text over name, hostname, IP, location, function, OS, team, description'),
       location: z.string().max(100).optional().describe('part of the server location, e.g. Auburn'),
       environment: z.enum(environments).optional(),
       status: z.array(z.enum(serverStatuses)).max(5).optional(),
       function: z.string().max(100).optional().describe('a word in the name, functions or description, e.g. POS'),
       ip: z.string().max(45).optional().describe('IP address or its prefix'),
     }),
-    run: (db: Db, a: { text?: string; location?: string; environment?: string; status?: string[]; function?: string; ip?: string }) => tools.searchServers(db, { ...a, limit: 100 }),
+    run: (
+      db: Db,
+      a: { text?: string; location?: string; environment?: string; status?: string[]; function?: string; ip?: string },
+    ) => tools.searchServers(db, { ...a, limit: 100 }),
   },
   get_server: {
     description: 'One server by name, hostname or id, with its last health checks.',
@@ -26,7 +34,8 @@ const defs = {
     run: (db: Db, a: { name_or_id: string }) => tools.getServer(db, a.name_or_id),
   },
   search_documents: {
-    description: 'Full-text search over the knowledge base and documents. Returns titles, excerpts, snippets and in-app links.',
+    description:
+      'Full-text search over the knowledge base and documents. Returns titles, excerpts, snippets and in-app links.',
     schema: z.object({ query: z.string().min(1).max(200) }),
     run: (db: Db, a: { query: string }) => tools.searchDocuments(db, a.query, 8),
   },
@@ -57,7 +66,11 @@ export type ToolName = keyof typeof defs;
 /** The tools in the chat-completions `tools` format. */
 export const toolSpecs: OpenAI.Chat.Completions.ChatCompletionTool[] = Object.entries(defs).map(([name, d]) => ({
   type: 'function',
-  function: { name, description: d.description, parameters: z.toJSONSchema(d.schema, { target: 'draft-7' }) as Record<string, unknown> },
+  function: {
+    name,
+    description: d.description,
+    parameters: z.toJSONSchema(d.schema, { target: 'draft-7' }) as Record<string, unknown>,
+  },
 }));
 
 /** A timestamp as the tools write them (toISOString). */
@@ -68,11 +81,18 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
  * asker's local time with the zone named, as the built-in engine writes them (models convert zones badly).
  */
 export function quoteToolResult(name: string, data: unknown, timeZone: string): string {
-  return JSON.stringify({ tool: name, untrusted_data: data }, (_key, value: unknown) => (typeof value === 'string' && ISO_TIME.test(value) ? when(value, timeZone) : value));
+  return JSON.stringify({ tool: name, untrusted_data: data }, (_key, value: unknown) =>
+    typeof value === 'string' && ISO_TIME.test(value) ? when(value, timeZone) : value,
+  );
 }
 
 /** Runs one tool call from the model (times in `timeZone`); bad names or arguments become an error result (never a write). */
-export async function runToolCall(db: Db, name: string, rawArgs: string, timeZone: string): Promise<{ content: string; args: Record<string, unknown>; results: number }> {
+export async function runToolCall(
+  db: Db,
+  name: string,
+  rawArgs: string,
+  timeZone: string,
+): Promise<{ content: string; args: Record<string, unknown>; results: number }> {
   const def = (defs as Record<string, (typeof defs)[ToolName]>)[name];
   if (!def) return { content: JSON.stringify({ error: `Unknown tool ${name}` }), args: {}, results: 0 };
   let parsedArgs: unknown;
@@ -82,7 +102,16 @@ export async function runToolCall(db: Db, name: string, rawArgs: string, timeZon
     return { content: JSON.stringify({ error: 'Arguments were not valid JSON.' }), args: {}, results: 0 };
   }
   const args = def.schema.safeParse(parsedArgs);
-  if (!args.success) return { content: JSON.stringify({ error: args.error.issues[0]?.message ?? 'Invalid arguments.' }), args: {}, results: 0 };
+  if (!args.success)
+    return {
+      content: JSON.stringify({ error: args.error.issues[0]?.message ?? 'Invalid arguments.' }),
+      args: {},
+      results: 0,
+    };
   const data = await (def.run as (db: Db, a: unknown) => Promise<unknown>)(db, args.data);
-  return { content: quoteToolResult(name, data, timeZone), args: args.data as Record<string, unknown>, results: Array.isArray(data) ? data.length : data ? 1 : 0 };
+  return {
+    content: quoteToolResult(name, data, timeZone),
+    args: args.data as Record<string, unknown>,
+    results: Array.isArray(data) ? data.length : data ? 1 : 0,
+  };
 }

@@ -8,7 +8,14 @@ import { AnswerClock, defaultDeadlines, type AnswerDeadlines } from './answer-cl
 import type { Engine, ToolUse } from './engine';
 import { runToolCall, toolSpecs } from './llm-tools';
 import { modelFailure } from './model-errors';
-import { categories, MAX_ANSWER_CHARS, MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_RESULT_CHARS, MODEL_CONTENT_CHARS, type AskInput } from './schemas';
+import {
+  categories,
+  MAX_ANSWER_CHARS,
+  MAX_TOOL_CALLS_PER_ROUND,
+  MAX_TOOL_RESULT_CHARS,
+  MODEL_CONTENT_CHARS,
+  type AskInput,
+} from './schemas';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -28,7 +35,10 @@ const timeZoneNote = (timeZone: string) =>
 
 const MAX_ROUNDS = 4;
 const CUT_NOTE = `\n\n*(Answer cut at ${MAX_ANSWER_CHARS.toLocaleString('en')} characters.)*`;
-const TOO_MUCH_DATA = JSON.stringify({ error: 'Left out: the tool results for this question are too large. Answer from what you have, or suggest a narrower question.' });
+const TOO_MUCH_DATA = JSON.stringify({
+  error:
+    'Left out: the tool results for this question are too large. Answer from what you have, or suggest a narrower question.',
+});
 
 interface PendingCall {
   id: string;
@@ -37,7 +47,10 @@ interface PendingCall {
 }
 
 /** Collects streamed tool-call fragments by index; calls past MAX_TOOL_CALLS_PER_ROUND are dropped. */
-function mergeToolCalls(pending: PendingCall[], deltas: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall[]): void {
+function mergeToolCalls(
+  pending: PendingCall[],
+  deltas: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall[],
+): void {
   for (const d of deltas) {
     if (!(d.index >= 0 && d.index < MAX_TOOL_CALLS_PER_ROUND)) continue;
     const call = (pending[d.index] ??= { id: '', name: '', args: '' });
@@ -48,7 +61,10 @@ function mergeToolCalls(pending: PendingCall[], deltas: OpenAI.Chat.Completions.
 }
 
 const history = (input: AskInput): Message[] =>
-  input.conversationHistory.map((m) => ({ role: (m.role ?? m.type ?? 'user') as 'user' | 'assistant', content: m.content }));
+  input.conversationHistory.map((m) => ({
+    role: (m.role ?? m.type ?? 'user') as 'user' | 'assistant',
+    content: m.content,
+  }));
 
 const previewSchema = z.object({
   title: z.string().min(1).max(255),
@@ -92,7 +108,12 @@ class AnswerText {
 }
 
 /** One streamed model round: its text (passed on to `answer`) and its tool calls. Model failures become AppErrors. */
-async function readRound(client: OpenAI, request: RoundRequest, clock: AnswerClock, answer: AnswerText): Promise<{ text: string; calls: PendingCall[] }> {
+async function readRound(
+  client: OpenAI,
+  request: RoundRequest,
+  clock: AnswerClock,
+  answer: AnswerText,
+): Promise<{ text: string; calls: PendingCall[] }> {
   const pending: PendingCall[] = [];
   let text = '';
   try {
@@ -130,25 +151,50 @@ function resultBudget(chars: number) {
 }
 
 /** The OpenAI-compatible engine: the same read-only tools as function calls, streamed answers. */
-export function llmEngine(opts: { apiKey: string; baseUrl?: string; model: string; logger: Logger; limits?: Partial<LlmLimits> }): Engine {
+export function llmEngine(opts: {
+  apiKey: string;
+  baseUrl?: string;
+  model: string;
+  logger: Logger;
+  limits?: Partial<LlmLimits>;
+}): Engine {
   const limits: LlmLimits = { ...defaultDeadlines, toolResultChars: MAX_TOOL_RESULT_CHARS, ...opts.limits };
   const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: 0, timeout: limits.deadlineMs });
 
   /** Structured output checked by zod; long text, a failed call or a reply that does not match get the built-in processing. */
-  async function structured<T>(schema: z.ZodType<T>, name: string, text: string, user: string, fallback: () => T): Promise<T> {
+  async function structured<T>(
+    schema: z.ZodType<T>,
+    name: string,
+    text: string,
+    user: string,
+    fallback: () => T,
+  ): Promise<T> {
     if (text.length > MODEL_CONTENT_CHARS) return fallback();
     try {
       const res = await client.chat.completions.create(
         {
           model: opts.model,
-          messages: [{ role: 'system', content: WRITING_PROMPT }, { role: 'user', content: user }],
-          response_format: { type: 'json_schema', json_schema: { name, strict: true, schema: z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown> } },
+          messages: [
+            { role: 'system', content: WRITING_PROMPT },
+            { role: 'user', content: user },
+          ],
+          response_format: {
+            type: 'json_schema',
+            json_schema: {
+              name,
+              strict: true,
+              schema: z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>,
+            },
+          },
         },
         { signal: AbortSignal.timeout(limits.deadlineMs) },
       );
       const parsed = schema.safeParse(JSON.parse(res.choices[0]?.message?.content ?? 'null'));
       if (parsed.success) return parsed.data;
-      opts.logger.warn({ tool: name, issue: parsed.error.issues[0]?.message }, 'AI reply did not match the schema; using built-in processing');
+      opts.logger.warn(
+        { tool: name, issue: parsed.error.issues[0]?.message },
+        'AI reply did not match the schema; using built-in processing',
+      );
     } catch (err) {
       opts.logger.warn({ err, tool: name }, 'AI writing call failed; using built-in processing');
     }
@@ -159,7 +205,11 @@ export function llmEngine(opts: { apiKey: string; baseUrl?: string; model: strin
     name: 'llm',
     async answer(db: Db, input, asker, emit, signal) {
       const system = `${SYSTEM_PROMPT}\n${timeZoneNote(asker.timeZone)}`;
-      const messages: Message[] = [{ role: 'system', content: system }, ...history(input), { role: 'user', content: input.query }];
+      const messages: Message[] = [
+        { role: 'system', content: system },
+        ...history(input),
+        { role: 'user', content: input.query },
+      ];
       const used: ToolUse[] = [];
       const answer = new AnswerText(emit);
       const budget = resultBudget(limits.toolResultChars);
@@ -167,11 +217,24 @@ export function llmEngine(opts: { apiKey: string; baseUrl?: string; model: strin
       try {
         for (let round = 0; round < MAX_ROUNDS; round++) {
           const last = round === MAX_ROUNDS - 1;
-          const request = { model: opts.model, messages, tools: toolSpecs, tool_choice: last ? 'none' : 'auto' } as const;
+          const request = {
+            model: opts.model,
+            messages,
+            tools: toolSpecs,
+            tool_choice: last ? 'none' : 'auto',
+          } as const;
           const { text, calls } = await readRound(client, request, clock, answer);
           // No answer would follow the last round's calls: they are not run.
           if (!calls.length || last || answer.full) break;
-          messages.push({ role: 'assistant', content: text || null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) });
+          messages.push({
+            role: 'assistant',
+            content: text || null,
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: 'function',
+              function: { name: c.name, arguments: c.args },
+            })),
+          });
           for (const call of calls) {
             const result = await runToolCall(db, call.name, call.args, asker.timeZone);
             used.push({ name: call.name, args: result.args, results: result.results });
@@ -185,15 +248,45 @@ export function llmEngine(opts: { apiKey: string; baseUrl?: string; model: strin
       return { response: answer.text, suggestedActions: await suggestActions(db, input.query), toolsUsed: used };
     },
     enhanceContent: (input) =>
-      structured(enhanceSchema, 'enhanced_content', input.content, JSON.stringify({ task: 'Improve this knowledge base article.', title: input.title ?? '', category: input.category ?? '', content: input.content }), () => writing.enhanceContent(input)),
+      structured(
+        enhanceSchema,
+        'enhanced_content',
+        input.content,
+        JSON.stringify({
+          task: 'Improve this knowledge base article.',
+          title: input.title ?? '',
+          category: input.category ?? '',
+          content: input.content,
+        }),
+        () => writing.enhanceContent(input),
+      ),
     enhanceField: async (input) =>
       (
-        await structured(fieldSchema, 'enhanced_field', input.content, JSON.stringify({ task: `Improve this ${input.fieldType} of a knowledge base item. Keep its meaning; one line for a title.`, category: input.category ?? '', text: input.content }), () => ({
-          enhancedContent: writing.enhanceField(input),
-        }))
+        await structured(
+          fieldSchema,
+          'enhanced_field',
+          input.content,
+          JSON.stringify({
+            task: `Improve this ${input.fieldType} of a knowledge base item. Keep its meaning; one line for a title.`,
+            category: input.category ?? '',
+            text: input.content,
+          }),
+          () => ({
+            enhancedContent: writing.enhanceField(input),
+          }),
+        )
       ).enhancedContent,
     previewKb: async (content) => {
-      const preview = await structured(previewSchema, 'kb_preview', content, JSON.stringify({ task: `Turn these notes into a knowledge base article. category must be one of: ${categories.join(', ')} (or General).`, notes: content }), () => writing.previewKb(content));
+      const preview = await structured(
+        previewSchema,
+        'kb_preview',
+        content,
+        JSON.stringify({
+          task: `Turn these notes into a knowledge base article. category must be one of: ${categories.join(', ')} (or General).`,
+          notes: content,
+        }),
+        () => writing.previewKb(content),
+      );
       const known = [...categories, 'General'].find((c) => c.toLowerCase() === (preview.category ?? '').toLowerCase());
       return { ...preview, category: known ?? writing.categorise(content) };
     },

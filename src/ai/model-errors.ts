@@ -9,10 +9,12 @@ export function modelFailure(err: unknown): AppError {
     return new AppError(504, 'The AI model did not answer in time. Please try again.', 'ai_timeout');
   }
   if (err instanceof AskerGone) return new AppError(503, 'The question was abandoned.', 'ai_abandoned');
-  if (err instanceof APIConnectionError) return new AppError(503, 'The AI model cannot be reached. Please try again later.', 'ai_unreachable');
+  if (err instanceof APIConnectionError)
+    return new AppError(503, 'The AI model cannot be reached. Please try again later.', 'ai_unreachable');
   if (err instanceof APIError && (err.status === 429 || err.status === 503)) {
     const retryAfter = err.headers?.get('retry-after');
-    const headers: Record<string, string> = retryAfter && validRetryAfter(retryAfter) ? { 'Retry-After': retryAfter } : {};
+    const headers: Record<string, string> =
+      retryAfter && validRetryAfter(retryAfter) ? { 'Retry-After': retryAfter } : {};
     return new AppError(503, 'The AI model is busy. Please try again later.', 'ai_busy', headers);
   }
   // Any other status, an error event inside the stream, or a reply that cannot be read.

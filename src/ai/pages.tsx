@@ -17,7 +17,13 @@ export function aiPages() {
     const input = askInput.safeParse({ query: form.query ?? '' });
     if (!input.success) return c.redirect('/ai', 303);
     const asker = { userId: c.var.user!.id, timeZone: c.var.user!.timezone };
-    const result = await ask(c.var.deps.db, engineFor(c.var.deps.config, c.var.logger), asker, input.data, c.req.raw.signal);
+    const result = await ask(
+      c.var.deps.db,
+      engineFor(c.var.deps.config, c.var.logger),
+      asker,
+      input.data,
+      c.req.raw.signal,
+    );
     return c.render(<AiPage exchange={{ query: input.data.query, ...result, at: new Date().toISOString() }} />, PAGE);
   });
   return app;

@@ -27,7 +27,11 @@ export type AskInput = z.infer<typeof askInput>;
 
 export const feedbackInput = z.object({
   interactionId: z.uuid('interactionId must be an interaction id.'),
-  feedback: z.string({ error: 'Feedback is required.' }).trim().min(1, 'Feedback is required.').max(20, 'Feedback must be at most 20 characters.'),
+  feedback: z
+    .string({ error: 'Feedback is required.' })
+    .trim()
+    .min(1, 'Feedback is required.')
+    .max(20, 'Feedback must be at most 20 characters.'),
 });
 
 const content = z.string({ error: BLANK_CONTENT_MESSAGE });
@@ -52,7 +56,11 @@ export const previewInput = z.object({ content });
 
 /** The auto-created preview (spec §3): title, category, tags, excerpt, content. */
 export const kbPreview = z.object({
-  title: z.string({ error: 'Title is required.' }).trim().min(1, 'Title is required.').max(255, 'Title must be at most 255 characters.'),
+  title: z
+    .string({ error: 'Title is required.' })
+    .trim()
+    .min(1, 'Title is required.')
+    .max(255, 'Title must be at most 255 characters.'),
   category: z.string().trim().max(100, 'Category must be at most 100 characters.').nullable().optional(),
   tags: z.array(z.string().trim().min(1).max(100)).max(100).optional().default([]),
   excerpt: z.string().max(2000, 'Excerpt must be at most 2000 characters.').nullable().optional(),
@@ -72,4 +80,3 @@ export interface AskResult {
   suggestedActions: string[];
   interactionId: string;
 }
-

@@ -8,7 +8,14 @@ import type { Item } from '../knowledge/schemas';
 import { builtinEngine } from './builtin';
 import type { Asker, Engine, EngineAnswer } from './engine';
 import { llmEngine, type LlmLimits } from './llm';
-import { BLANK_CONTENT_MESSAGE, MAX_CONTENT_CHARS, STREAM_HEARTBEAT_MS, type AskInput, type AskResult, type KbPreview } from './schemas';
+import {
+  BLANK_CONTENT_MESSAGE,
+  MAX_CONTENT_CHARS,
+  STREAM_HEARTBEAT_MS,
+  type AskInput,
+  type AskResult,
+  type KbPreview,
+} from './schemas';
 
 /** Ops AI commands: answer (plain or streamed), store every exchange, feedback, writing tools. */
 
@@ -30,16 +37,33 @@ export function engineFor(config: AiConfig, logger: Logger): Engine {
 }
 
 /** Stores one exchange (query, response, context = engine and tools used); returns its id. */
-export async function recordInteraction(db: Db, userId: string | null, query: string, answer: EngineAnswer, engine: string): Promise<string> {
+export async function recordInteraction(
+  db: Db,
+  userId: string | null,
+  query: string,
+  answer: EngineAnswer,
+  engine: string,
+): Promise<string> {
   const [row] = await db
     .insert(aiInteractions)
-    .values({ userId, query, response: answer.response, context: { engine, tools: answer.toolsUsed, suggestedActions: answer.suggestedActions } })
+    .values({
+      userId,
+      query,
+      response: answer.response,
+      context: { engine, tools: answer.toolsUsed, suggestedActions: answer.suggestedActions },
+    })
     .returning({ id: aiInteractions.id });
   return row.id;
 }
 
 /** Answers a question (times in the asker's timezone) and stores the exchange; `signal`: the asker went away. */
-export async function ask(db: Db, engine: Engine, asker: Asker, input: AskInput, signal?: AbortSignal): Promise<AskResult> {
+export async function ask(
+  db: Db,
+  engine: Engine,
+  asker: Asker,
+  input: AskInput,
+  signal?: AbortSignal,
+): Promise<AskResult> {
   const answer = await engine.answer(db, input, asker, undefined, signal);
   const interactionId = await recordInteraction(db, asker.userId, input.query, answer, engine.name);
   return { response: answer.response, suggestedActions: answer.suggestedActions, interactionId };
@@ -54,7 +78,14 @@ const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
  * (the chunks add up to fullResponse), or `{error}`; a `: keep-alive` comment every `heartbeatMs` meanwhile.
  * `signal`: the asker went away.
  */
-export function askStream(db: Db, engine: Engine, asker: Asker, input: AskInput, logger: Logger, opts: { signal?: AbortSignal; heartbeatMs?: number } = {}): ReadableStream<Uint8Array> {
+export function askStream(
+  db: Db,
+  engine: Engine,
+  asker: Asker,
+  input: AskInput,
+  logger: Logger,
+  opts: { signal?: AbortSignal; heartbeatMs?: number } = {},
+): ReadableStream<Uint8Array> {
   const abort = new AbortController();
   opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
   let heartbeat: NodeJS.Timeout | undefined;
@@ -67,7 +98,14 @@ export function askStream(db: Db, engine: Engine, asker: Asker, input: AskInput,
       try {
         const answer = await engine.answer(db, input, asker, (chunk) => send(event({ chunk })), abort.signal);
         const interactionId = await recordInteraction(db, asker.userId, input.query, answer, engine.name);
-        send(event({ done: true, fullResponse: answer.response, suggestedActions: answer.suggestedActions, interactionId }));
+        send(
+          event({
+            done: true,
+            fullResponse: answer.response,
+            suggestedActions: answer.suggestedActions,
+            interactionId,
+          }),
+        );
       } catch (err) {
         if (!abort.signal.aborted) logger.error({ err }, 'AI stream failed');
         send(event({ error: 'Failed to get AI response.' }));
@@ -88,7 +126,12 @@ export function askStream(db: Db, engine: Engine, asker: Asker, input: AskInput,
 }
 
 /** Records the user's verdict on one of their own interactions (404 otherwise). */
-export async function recordFeedback(db: Db, userId: string, interactionId: string, feedback: string): Promise<{ interactionId: string; feedback: string }> {
+export async function recordFeedback(
+  db: Db,
+  userId: string,
+  interactionId: string,
+  feedback: string,
+): Promise<{ interactionId: string; feedback: string }> {
   const rows = await db
     .update(aiInteractions)
     .set({ feedback })
@@ -101,7 +144,8 @@ export async function recordFeedback(db: Db, userId: string, interactionId: stri
 /** Writing-tool input check: blank → 400 with the spec message; above the limit → 413. */
 export function checkContent(content: string): string {
   if (!content.trim()) throw badRequest(BLANK_CONTENT_MESSAGE, 'blank_content');
-  if (content.length > MAX_CONTENT_CHARS) throw tooLarge(`The content is too large (over ${MAX_CONTENT_CHARS.toLocaleString('en')} characters).`);
+  if (content.length > MAX_CONTENT_CHARS)
+    throw tooLarge(`The content is too large (over ${MAX_CONTENT_CHARS.toLocaleString('en')} characters).`);
   return content;
 }
 

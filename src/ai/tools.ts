@@ -68,12 +68,14 @@ const serverColumns = {
 };
 
 export const serverLink = (id: string) => `/infrastructure?server=${id}`;
-export const documentLink = (space: string, id: string) => (space === 'documents' ? `/documents?doc=${id}` : `/knowledge-base?doc=${id}`);
+export const documentLink = (space: string, id: string) =>
+  space === 'documents' ? `/documents?doc=${id}` : `/knowledge-base?doc=${id}`;
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** PostgreSQL word-boundary match ("POS" matches "POS terminal", not "postgres"). */
-const wordMatch = (column: AnyPgColumn, word: string) => sql`coalesce(${column}, '') ~* ${`\\m${regexEscape(word)}\\M`}`;
+const wordMatch = (column: AnyPgColumn, word: string) =>
+  sql`coalesce(${column}, '') ~* ${`\\m${regexEscape(word)}\\M`}`;
 
 const toServer = (r: typeof servers.$inferSelect | Record<string, unknown>): ServerRow => {
   const row = r as Omit<ServerRow, 'link' | 'lastHealthCheck'> & { lastHealthCheck: Date | string | null };
@@ -130,7 +132,11 @@ export async function searchServers(db: Db, f: ServerFilters = {}): Promise<Serv
 
 /** The names of all servers (to recognise a server named in a question). */
 export async function serverNames(db: Db): Promise<{ id: string; name: string; hostname: string | null }[]> {
-  return db.select({ id: servers.id, name: servers.name, hostname: servers.hostname }).from(servers).orderBy(servers.name).limit(1000);
+  return db
+    .select({ id: servers.id, name: servers.name, hostname: servers.hostname })
+    .from(servers)
+    .orderBy(servers.name)
+    .limit(1000);
 }
 
 export interface HealthCheckRow {
@@ -142,16 +148,30 @@ export interface HealthCheckRow {
 }
 
 /** One server (by id or name) with its last health checks, newest first; null when unknown. */
-export async function getServer(db: Db, idOrName: string, checks = 10): Promise<(ServerRow & { healthChecks: HealthCheckRow[] }) | null> {
+export async function getServer(
+  db: Db,
+  idOrName: string,
+  checks = 10,
+): Promise<(ServerRow & { healthChecks: HealthCheckRow[] }) | null> {
   const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrName);
   const [row] = await db
     .select(serverColumns)
     .from(servers)
-    .where(isId ? eq(servers.id, idOrName) : or(ilike(servers.name, likeEscape(idOrName)), ilike(servers.hostname, likeEscape(idOrName))))
+    .where(
+      isId
+        ? eq(servers.id, idOrName)
+        : or(ilike(servers.name, likeEscape(idOrName)), ilike(servers.hostname, likeEscape(idOrName))),
+    )
     .limit(1);
   if (!row) return null;
   const history = await db
-    .select({ checkedAt: healthChecks.checkedAt, status: healthChecks.status, previousStatus: healthChecks.previousStatus, latencyMs: healthChecks.latencyMs, error: healthChecks.error })
+    .select({
+      checkedAt: healthChecks.checkedAt,
+      status: healthChecks.status,
+      previousStatus: healthChecks.previousStatus,
+      latencyMs: healthChecks.latencyMs,
+      error: healthChecks.error,
+    })
     .from(healthChecks)
     .where(eq(healthChecks.serverId, row.id))
     .orderBy(desc(healthChecks.checkedAt))
@@ -174,7 +194,16 @@ export interface DocumentHit {
 
 /** Full-text document search (websearch_to_tsquery, ranked by ranked_documents(): deleted excluded), best first. */
 export async function searchDocuments(db: Db, query: string, limit = 5): Promise<DocumentHit[]> {
-  const rows = await queryRows<{ id: string; space: string; title: string; excerpt: string | null; category: string | null; tags: string[]; snippet: string; updated_at: string | Date }>(
+  const rows = await queryRows<{
+    id: string;
+    space: string;
+    title: string;
+    excerpt: string | null;
+    category: string | null;
+    tags: string[];
+    snippet: string;
+    updated_at: string | Date;
+  }>(
     db,
     sql`select d.id, d.space, d.title, d.excerpt, d.category, d.tags, left(d.content, 600) as snippet, d.updated_at
         from ranked_documents(websearch_to_tsquery('english', ${query}), ${Math.min(limit, 20)}) r
@@ -187,7 +216,16 @@ export async function searchDocuments(db: Db, query: string, limit = 5): Promise
 /** The most recently updated knowledge items (for "recent documentation"). */
 export async function recentDocuments(db: Db, limit = 5): Promise<DocumentHit[]> {
   const rows = await db
-    .select({ id: documents.id, space: documents.space, title: documents.title, excerpt: documents.excerpt, category: documents.category, tags: documents.tags, snippet: sql<string>`left(${documents.content}, 600)`, updated_at: documents.updatedAt })
+    .select({
+      id: documents.id,
+      space: documents.space,
+      title: documents.title,
+      excerpt: documents.excerpt,
+      category: documents.category,
+      tags: documents.tags,
+      snippet: sql<string>`left(${documents.content}, 600)`,
+      updated_at: documents.updatedAt,
+    })
     .from(documents)
     .where(and(isNull(documents.deletedAt), eq(documents.space, 'knowledge')))
     .orderBy(desc(documents.updatedAt))
@@ -195,7 +233,16 @@ export async function recentDocuments(db: Db, limit = 5): Promise<DocumentHit[]>
   return rows.map(toHit);
 }
 
-function toHit(r: { id: string; space: string; title: string; excerpt: string | null; category: string | null; tags: string[] | null; snippet: string; updated_at: string | Date }): DocumentHit {
+function toHit(r: {
+  id: string;
+  space: string;
+  title: string;
+  excerpt: string | null;
+  category: string | null;
+  tags: string[] | null;
+  snippet: string;
+  updated_at: string | Date;
+}): DocumentHit {
   return {
     id: r.id,
     space: r.space,
@@ -221,9 +268,19 @@ export interface ContactRow {
 export async function teamContacts(db: Db, text?: string, limit = 50): Promise<ContactRow[]> {
   const like = text ? `%${likeEscape(text)}%` : undefined;
   return db
-    .select({ name: teamMembers.name, email: teamMembers.email, role: teamMembers.role, department: teamMembers.department, status: teamMembers.status })
+    .select({
+      name: teamMembers.name,
+      email: teamMembers.email,
+      role: teamMembers.role,
+      department: teamMembers.department,
+      status: teamMembers.status,
+    })
     .from(teamMembers)
-    .where(like ? or(ilike(teamMembers.name, like), ilike(teamMembers.role, like), ilike(teamMembers.department, like)) : undefined)
+    .where(
+      like
+        ? or(ilike(teamMembers.name, like), ilike(teamMembers.role, like), ilike(teamMembers.department, like))
+        : undefined,
+    )
     .orderBy(teamMembers.status, teamMembers.name)
     .limit(limit);
 }
@@ -242,7 +299,15 @@ export interface HealthProblem {
 /** Health checks that found a server offline or warning, newest first. */
 export async function recentHealthProblems(db: Db, limit = 10): Promise<HealthProblem[]> {
   const rows = await db
-    .select({ serverId: servers.id, serverName: servers.name, ipAddress: servers.ipAddress, status: healthChecks.status, previousStatus: healthChecks.previousStatus, error: healthChecks.error, checkedAt: healthChecks.checkedAt })
+    .select({
+      serverId: servers.id,
+      serverName: servers.name,
+      ipAddress: servers.ipAddress,
+      status: healthChecks.status,
+      previousStatus: healthChecks.previousStatus,
+      error: healthChecks.error,
+      checkedAt: healthChecks.checkedAt,
+    })
     .from(healthChecks)
     .innerJoin(servers, eq(servers.id, healthChecks.serverId))
     .where(inArray(healthChecks.status, ['offline', 'warning']))
@@ -262,7 +327,15 @@ export interface AuditEvent {
 /** Recent audit events (who did what), newest first. */
 export async function recentAuditEvents(db: Db, limit = 15): Promise<AuditEvent[]> {
   const rows = await db
-    .select({ action: auditLog.action, entityType: auditLog.entityType, entityId: auditLog.entityId, email: users.email, firstName: users.firstName, lastName: users.lastName, createdAt: auditLog.createdAt })
+    .select({
+      action: auditLog.action,
+      entityType: auditLog.entityType,
+      entityId: auditLog.entityId,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      createdAt: auditLog.createdAt,
+    })
     .from(auditLog)
     .leftJoin(users, eq(users.id, auditLog.actorId))
     .orderBy(desc(auditLog.createdAt))

@@ -20,7 +20,14 @@ export async function lockAndCheckFirstAccount(tx: Db): Promise<boolean> {
 
 /** The user's public shape (what /api/auth/user answers). */
 export function publicUser(u: Pick<UserRow, 'id' | 'email' | 'firstName' | 'lastName' | 'role' | 'profileImageUrl'>) {
-  return { id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role, profileImageUrl: u.profileImageUrl };
+  return {
+    id: u.id,
+    email: u.email,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    role: u.role,
+    profileImageUrl: u.profileImageUrl,
+  };
 }
 export type PublicUser = ReturnType<typeof publicUser>;
 
@@ -32,18 +39,36 @@ export const statusAfterVerification = (u: Pick<UserRow, 'role' | 'approvedAt'>)
   u.role === 'admin' || u.approvedAt ? ('active' as const) : ('pending_approval' as const);
 
 /** Queues the verification e-mail (same transaction as the token it carries). */
-export async function queueVerificationMail(tx: Db, appUrl: string, user: Pick<UserRow, 'id' | 'email' | 'firstName'>, token: string, tokenHash: string) {
+export async function queueVerificationMail(
+  tx: Db,
+  appUrl: string,
+  user: Pick<UserRow, 'id' | 'email' | 'firstName'>,
+  token: string,
+  tokenHash: string,
+) {
   const url = `${appUrl}/verify-email?token=${encodeURIComponent(token)}`;
-  await enqueueMail(tx, { dedupeKey: `verify:${user.id}:${tokenHash}`, to: user.email, ...verificationMail({ firstName: user.firstName, url }) });
+  await enqueueMail(tx, {
+    dedupeKey: `verify:${user.id}:${tokenHash}`,
+    to: user.email,
+    ...verificationMail({ firstName: user.firstName, url }),
+  });
 }
 
 /** Queues "new account awaiting approval" to every active admin, naming the account and linking /admin/approval. */
-export async function notifyAdminsOfPendingAccount(tx: Db, appUrl: string, user: Pick<UserRow, 'id' | 'email' | 'firstName' | 'lastName'>) {
+export async function notifyAdminsOfPendingAccount(
+  tx: Db,
+  appUrl: string,
+  user: Pick<UserRow, 'id' | 'email' | 'firstName' | 'lastName'>,
+) {
   const admins = await tx
     .select({ id: users.id, email: users.email })
     .from(users)
     .where(and(eq(users.role, 'admin'), eq(users.accountStatus, 'active')));
-  const content = approvalRequestMail({ name: displayNameOf(user), email: user.email, url: `${appUrl}/admin/approval` });
+  const content = approvalRequestMail({
+    name: displayNameOf(user),
+    email: user.email,
+    url: `${appUrl}/admin/approval`,
+  });
   for (const admin of admins) {
     await enqueueMail(tx, { dedupeKey: `approval-request:${user.id}:${admin.id}`, to: admin.email, ...content });
   }

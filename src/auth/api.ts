@@ -18,7 +18,9 @@ export function authApi() {
   const app = new Hono<AppEnv>();
 
   app.post('/api/auth/register', publicRoute(), validate('json', registerSchema), async (c) => {
-    const { email } = await registerUser(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json'), { ip: clientIp(c) });
+    const { email } = await registerUser(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json'), {
+      ip: clientIp(c),
+    });
     deliverMailSoon(c.var.deps);
     return c.json({ message: REGISTERED_MESSAGE, email }, 201);
   });
@@ -42,14 +44,19 @@ export function authApi() {
   app.post('/api/auth/logout', publicRoute(), signOut);
 
   app.post('/api/auth/forgot-password', publicRoute(), validate('json', forgotPasswordSchema), async (c) => {
-    const result = await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json').email, { ip: clientIp(c) });
+    const result = await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json').email, {
+      ip: clientIp(c),
+    });
     deliverMailSoon(c.var.deps);
     return c.json(result);
   });
 
   app.post('/api/auth/reset-password', publicRoute(), validate('json', resetPasswordSchema), async (c) => {
     const client = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
-    const result = await resetPassword(c.var.deps.db, c.req.valid('json'), { appUrl: c.var.deps.config.appUrl, client });
+    const result = await resetPassword(c.var.deps.db, c.req.valid('json'), {
+      appUrl: c.var.deps.config.appUrl,
+      client,
+    });
     deliverMailSoon(c.var.deps);
     return c.json(result);
   });

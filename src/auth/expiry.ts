@@ -20,10 +20,17 @@ export interface ExpiryResult {
  * clears expired e-mail verification and password reset tokens, and deletes expired sessions and rate-limit hits.
  * Returns the counts.
  */
-export function expireAccountsAndTokens(db: Db, opts: { unverifiedAccountDays: number; now?: Date }): Promise<ExpiryResult> {
+export function expireAccountsAndTokens(
+  db: Db,
+  opts: { unverifiedAccountDays: number; now?: Date },
+): Promise<ExpiryResult> {
   const now = opts.now ?? new Date();
   return db.transaction(async (tx) => {
-    const unverifiedAccounts = await removeUnverifiedAccounts(tx as unknown as Db, new Date(now.getTime() - opts.unverifiedAccountDays * DAY_MS), opts.unverifiedAccountDays);
+    const unverifiedAccounts = await removeUnverifiedAccounts(
+      tx as unknown as Db,
+      new Date(now.getTime() - opts.unverifiedAccountDays * DAY_MS),
+      opts.unverifiedAccountDays,
+    );
     const verification = await tx
       .update(users)
       .set({ emailVerificationToken: null, emailVerificationExpires: null })
@@ -36,7 +43,13 @@ export function expireAccountsAndTokens(db: Db, opts: { unverifiedAccountDays: n
       .returning({ id: users.id });
     const sessions = await deleteExpiredSessions(tx, now);
     const rateLimitHits = await pruneExpiredHits(tx);
-    return { verificationTokens: verification.length, resetTokens: reset.length, sessions, unverifiedAccounts, rateLimitHits };
+    return {
+      verificationTokens: verification.length,
+      resetTokens: reset.length,
+      sessions,
+      unverifiedAccounts,
+      rateLimitHits,
+    };
   });
 }
 

@@ -2,7 +2,12 @@ import { eq, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { AppError } from '../http/errors';
-import { lockAndCheckFirstAccount, notifyAdminsOfPendingAccount, statusAfterVerification, type UserRow } from './accounts';
+import {
+  lockAndCheckFirstAccount,
+  notifyAdminsOfPendingAccount,
+  statusAfterVerification,
+  type UserRow,
+} from './accounts';
 
 export interface ExternalIdentity {
   /** 'google' or 'oidc' (stored as the account's auth provider). */
@@ -23,11 +28,15 @@ export interface ExternalIdentity {
  */
 export async function signInExternal(db: Db, appUrl: string, id: ExternalIdentity): Promise<UserRow> {
   const email = id.email?.trim().toLowerCase();
-  if (!email || id.emailVerified !== true) throw new AppError(403, 'The provider did not confirm your email address.', 'email_not_verified');
+  if (!email || id.emailVerified !== true)
+    throw new AppError(403, 'The provider did not confirm your email address.', 'email_not_verified');
   const externalId = `${id.issuer}|${id.subject}`.slice(0, 255);
   return db.transaction(async (tx) => {
     const first = await lockAndCheckFirstAccount(tx);
-    const found = await tx.select().from(users).where(or(eq(users.externalId, externalId), eq(users.email, email)));
+    const found = await tx
+      .select()
+      .from(users)
+      .where(or(eq(users.externalId, externalId), eq(users.email, email)));
     const existing = found.find((u) => u.externalId === externalId) ?? found.find((u) => u.email === email);
     if (existing) return linkExisting(tx, appUrl, existing, id, externalId);
     const [created] = await tx
@@ -54,7 +63,13 @@ export async function signInExternal(db: Db, appUrl: string, id: ExternalIdentit
  * by someone who did not prove they own it: their password and the names they typed are dropped (the
  * provider's names replace them), so only the provider's sign-in opens it.
  */
-async function linkExisting(tx: Db, appUrl: string, u: UserRow, id: ExternalIdentity, externalId: string): Promise<UserRow> {
+async function linkExisting(
+  tx: Db,
+  appUrl: string,
+  u: UserRow,
+  id: ExternalIdentity,
+  externalId: string,
+): Promise<UserRow> {
   if (u.externalId && u.externalId !== externalId) {
     throw new AppError(409, 'This email address is linked to another sign-in identity.', 'identity_conflict');
   }
@@ -72,9 +87,17 @@ async function linkExisting(tx: Db, appUrl: string, u: UserRow, id: ExternalIden
       };
   const [updated] = await tx
     .update(users)
-    .set({ ...unproven, externalId, isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, accountStatus: status })
+    .set({
+      ...unproven,
+      externalId,
+      isEmailVerified: true,
+      emailVerificationToken: null,
+      emailVerificationExpires: null,
+      accountStatus: status,
+    })
     .where(eq(users.id, u.id))
     .returning();
-  if (status === 'pending_approval' && u.accountStatus !== 'pending_approval') await notifyAdminsOfPendingAccount(tx, appUrl, updated);
+  if (status === 'pending_approval' && u.accountStatus !== 'pending_approval')
+    await notifyAdminsOfPendingAccount(tx, appUrl, updated);
   return updated;
 }

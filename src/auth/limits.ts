@@ -46,4 +46,6 @@ export const forgotPasswordRules = (email: string, ip: string): Rule[] => [
 ];
 
 /** New-password submissions: 10 per client address in 15 minutes. */
-export const resetPasswordRules = (ip: string): Rule[] => [{ key: `reset:address:${ip}`, limit: 10, windowSeconds: 15 * MINUTE }];
+export const resetPasswordRules = (ip: string): Rule[] => [
+  { key: `reset:address:${ip}`, limit: 10, windowSeconds: 15 * MINUTE },
+];

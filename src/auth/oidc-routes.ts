@@ -28,7 +28,8 @@ const cookieOptions = (c: Context<AppEnv>) => ({
   secure: c.var.deps.config.secureCookies,
 });
 
-const redirectUri = (c: Context<AppEnv>, provider: ProviderName) => `${c.var.deps.config.appUrl}/auth/${provider}/callback`;
+const redirectUri = (c: Context<AppEnv>, provider: ProviderName) =>
+  `${c.var.deps.config.appUrl}/auth/${provider}/callback`;
 
 /** GET /auth/{provider}: remembers PKCE verifier, state, nonce and the return path in a signed cookie, then goes to the provider. */
 async function start(c: Context<AppEnv>, provider: ProviderName) {
@@ -36,11 +37,23 @@ async function start(c: Context<AppEnv>, provider: ProviderName) {
   if (!settings) return c.redirect('/login?error=google_not_configured');
   try {
     const req = await startAuthorization(settings, redirectUri(c, provider));
-    const pending: PendingAuth = { provider, verifier: req.verifier, state: req.state, nonce: req.nonce, next: safeNext(c.req.query('next')) };
-    await setSignedCookie(c, STATE_COOKIE, Buffer.from(JSON.stringify(pending)).toString('base64url'), c.var.deps.secret, {
-      ...cookieOptions(c),
-      maxAge: STATE_MAX_AGE,
-    });
+    const pending: PendingAuth = {
+      provider,
+      verifier: req.verifier,
+      state: req.state,
+      nonce: req.nonce,
+      next: safeNext(c.req.query('next')),
+    };
+    await setSignedCookie(
+      c,
+      STATE_COOKIE,
+      Buffer.from(JSON.stringify(pending)).toString('base64url'),
+      c.var.deps.secret,
+      {
+        ...cookieOptions(c),
+        maxAge: STATE_MAX_AGE,
+      },
+    );
     return c.redirect(req.url);
   } catch (err) {
     c.var.logger.warn({ err, provider }, 'sign-in provider unavailable');
@@ -70,7 +83,11 @@ async function callback(c: Context<AppEnv>, provider: ProviderName) {
   let user;
   try {
     const url = new URL(c.req.url);
-    const identity = await finishAuthorization(settings, new URL(`${config.appUrl}${url.pathname}${url.search}`), pending);
+    const identity = await finishAuthorization(
+      settings,
+      new URL(`${config.appUrl}${url.pathname}${url.search}`),
+      pending,
+    );
     user = await signInExternal(db, config.appUrl, identity);
   } catch (err) {
     logger.warn({ err, provider }, 'external sign-in failed');
@@ -80,7 +97,10 @@ async function callback(c: Context<AppEnv>, provider: ProviderName) {
   if (user.accountStatus === 'pending_approval') return c.redirect('/approval-pending');
   if (user.accountStatus === 'rejected') return c.redirect('/login?error=account_rejected');
   if (user.accountStatus !== 'active') return c.redirect('/login?error=not_approved');
-  const { token } = await createSession(db, user.id, { ip: clientIp(c), userAgent: c.req.header('user-agent')?.slice(0, 300) });
+  const { token } = await createSession(db, user.id, {
+    ip: clientIp(c),
+    userAgent: c.req.header('user-agent')?.slice(0, 300),
+  });
   setSessionCookie(c, token);
   return c.redirect(pending.next);
 }

@@ -26,9 +26,15 @@ function discover(p: ProviderSettings): Promise<client.Configuration> {
   let found = discovered.get(key);
   if (!found) {
     const insecure = new URL(p.issuer).protocol === 'http:';
-    found = client.discovery(new URL(p.issuer), p.clientId, p.clientSecret, p.clientSecret ? client.ClientSecretPost(p.clientSecret) : client.None(), {
-      execute: insecure ? [client.allowInsecureRequests] : [],
-    });
+    found = client.discovery(
+      new URL(p.issuer),
+      p.clientId,
+      p.clientSecret,
+      p.clientSecret ? client.ClientSecretPost(p.clientSecret) : client.None(),
+      {
+        execute: insecure ? [client.allowInsecureRequests] : [],
+      },
+    );
     found.catch(() => discovered.delete(key));
     discovered.set(key, found);
   }

@@ -45,10 +45,18 @@ async function loginPost(c: C) {
   const next = safeNext(form.next);
   const parsed = loginSchema.safeParse(form);
   if (!parsed.success) {
-    return page(c, <LoginPage email={form.email} errors={fieldErrors(parsed.error)} next={next} sso={hasSso(c)} />, 'Sign In', 422);
+    return page(
+      c,
+      <LoginPage email={form.email} errors={fieldErrors(parsed.error)} next={next} sso={hasSso(c)} />,
+      'Sign In',
+      422,
+    );
   }
   try {
-    const { session } = await loginWithPassword(c.var.deps.db, parsed.data, { ip: clientIp(c), userAgent: c.req.header('user-agent') });
+    const { session } = await loginWithPassword(c.var.deps.db, parsed.data, {
+      ip: clientIp(c),
+      userAgent: c.req.header('user-agent'),
+    });
     setSessionCookie(c, session.token);
     return c.redirect(next, 303);
   } catch (err) {
@@ -61,7 +69,13 @@ async function registerPost(c: C) {
   const form = await formFields(c);
   const values = { firstName: form.firstName, lastName: form.lastName, email: form.email };
   const parsed = registerSchema.safeParse(form);
-  if (!parsed.success) return page(c, <RegisterPage values={values} errors={fieldErrors(parsed.error)} sso={hasSso(c)} />, 'Register', 422);
+  if (!parsed.success)
+    return page(
+      c,
+      <RegisterPage values={values} errors={fieldErrors(parsed.error)} sso={hasSso(c)} />,
+      'Register',
+      422,
+    );
   try {
     await registerUser(c.var.deps.db, c.var.deps.config.appUrl, parsed.data, { ip: clientIp(c) });
   } catch (err) {
@@ -138,11 +152,19 @@ export function authPages() {
 
   app.get('/approval-pending', publicRoute(), (c) => page(c, <ApprovalPendingPage />, 'Approval Pending'));
 
-  app.get('/forgot-password', publicRoute(), (c) => page(c, <ForgotPasswordPage sent={!!c.req.query('sent')} />, 'Forgot Password'));
+  app.get('/forgot-password', publicRoute(), (c) =>
+    page(c, <ForgotPasswordPage sent={!!c.req.query('sent')} />, 'Forgot Password'),
+  );
   app.post('/forgot-password', publicRoute(), async (c) => {
     const form = await formFields(c);
     const parsed = forgotPasswordSchema.safeParse(form);
-    if (!parsed.success) return page(c, <ForgotPasswordPage email={form.email} error={fieldErrors(parsed.error).email} />, 'Forgot Password', 422);
+    if (!parsed.success)
+      return page(
+        c,
+        <ForgotPasswordPage email={form.email} error={fieldErrors(parsed.error).email} />,
+        'Forgot Password',
+        422,
+      );
     try {
       await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, parsed.data.email, { ip: clientIp(c) });
     } catch (err) {
@@ -153,7 +175,9 @@ export function authPages() {
     return c.redirect('/forgot-password?sent=1', 303);
   });
 
-  app.get('/reset-password', publicRoute(), (c) => page(c, <ResetPasswordPage token={c.req.query('token')} />, 'Reset Password'));
+  app.get('/reset-password', publicRoute(), (c) =>
+    page(c, <ResetPasswordPage token={c.req.query('token')} />, 'Reset Password'),
+  );
   app.post('/reset-password', publicRoute(), resetPost);
 
   return app;

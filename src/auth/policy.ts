@@ -65,7 +65,12 @@ export function can(user: Actor, action: Action, resource?: Resource): boolean {
  * Throws unless `can()`: 401 when signed out, 403 with DENIED_MESSAGE, or 404 with `notFoundMessage`
  * when the user must not even learn that the resource exists.
  */
-export function authorize(user: Actor, action: Action, resource?: Resource, opts: { notFoundMessage?: string } = {}): void {
+export function authorize(
+  user: Actor,
+  action: Action,
+  resource?: Resource,
+  opts: { notFoundMessage?: string } = {},
+): void {
   if (can(user, action, resource)) return;
   if (!user) throw unauthorized();
   if (opts.notFoundMessage) throw notFound(opts.notFoundMessage);
@@ -114,7 +119,8 @@ export const allowPage = (action: Action, onDenied?: OnDenied): MiddlewareHandle
   });
 
 /** A route guard that decides `action` its own way (e.g. a bearer token besides the session). */
-export const customGuard = (action: Action, guard: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> => marked(action, guard);
+export const customGuard = (action: Action, guard: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
+  marked(action, guard);
 
 /** Marks a route anyone may call, signed in or not (sign-in pages, health, assets). */
 export const publicRoute = (): MiddlewareHandler<AppEnv> => marked('public', (_c, next) => next());

@@ -21,7 +21,12 @@ export const FORGOT_PASSWORD_MESSAGE = "If an account exists for that email, we'
  * Queues a reset link (1 h, single use, stored hashed) for a known account; does nothing visible otherwise.
  * Limited per e-mail address and per client address alike for known and unknown addresses (429).
  */
-export async function requestPasswordReset(db: Db, appUrl: string, email: string, client: { ip: string }): Promise<{ message: string }> {
+export async function requestPasswordReset(
+  db: Db,
+  appUrl: string,
+  email: string,
+  client: { ip: string },
+): Promise<{ message: string }> {
   await enforce(db, forgotPasswordRules(email, client.ip));
   const token = generateToken();
   const tokenHash = hashToken(token);
@@ -33,7 +38,11 @@ export async function requestPasswordReset(db: Db, appUrl: string, email: string
       .set({ passwordResetToken: tokenHash, passwordResetExpires: new Date(Date.now() + RESET_TTL_MS) })
       .where(eq(users.id, u.id));
     const url = `${appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    await enqueueMail(tx, { dedupeKey: `reset:${u.id}:${tokenHash}`, to: u.email, ...passwordResetMail({ firstName: u.firstName, url }) });
+    await enqueueMail(tx, {
+      dedupeKey: `reset:${u.id}:${tokenHash}`,
+      to: u.email,
+      ...passwordResetMail({ firstName: u.firstName, url }),
+    });
   });
   return { message: FORGOT_PASSWORD_MESSAGE };
 }
@@ -44,7 +53,12 @@ export async function requestPasswordReset(db: Db, appUrl: string, email: string
  */
 function verifiedByReset(u: UserRow): Partial<UserRow> {
   if (u.accountStatus !== 'pending_verification') return {};
-  return { isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, accountStatus: statusAfterVerification(u) };
+  return {
+    isEmailVerified: true,
+    emailVerificationToken: null,
+    emailVerificationExpires: null,
+    accountStatus: statusAfterVerification(u),
+  };
 }
 
 export const RESET_DONE_MESSAGE = 'Your password has been reset. Please sign in with your new password.';
@@ -55,7 +69,8 @@ const INVALID_RESET = 'This password reset link is invalid or has expired.';
 async function accountOfResetToken(db: Db, tokenHash: string, lock = false) {
   const query = db.select().from(users).where(eq(users.passwordResetToken, tokenHash)).limit(1);
   const [u] = lock ? await query.for('update') : await query;
-  if (!u || !u.passwordResetExpires || u.passwordResetExpires.getTime() <= Date.now()) throw badRequest(INVALID_RESET, 'invalid_token');
+  if (!u || !u.passwordResetExpires || u.passwordResetExpires.getTime() <= Date.now())
+    throw badRequest(INVALID_RESET, 'invalid_token');
   return u;
 }
 
@@ -64,7 +79,11 @@ async function accountOfResetToken(db: Db, tokenHash: string, lock = false) {
  * security alert (unless the user switched those off). Limited per client address; the token is looked up
  * before the new password is hashed, so bogus tokens cost no argon2 work.
  */
-export async function resetPassword(db: Db, input: ResetPasswordInput, by: { appUrl: string; client: ClientInfo & { ip: string } }): Promise<{ message: string }> {
+export async function resetPassword(
+  db: Db,
+  input: ResetPasswordInput,
+  by: { appUrl: string; client: ClientInfo & { ip: string } },
+): Promise<{ message: string }> {
   await enforce(db, resetPasswordRules(by.client.ip));
   const tokenHash = hashToken(input.token);
   await accountOfResetToken(db, tokenHash);
@@ -73,7 +92,13 @@ export async function resetPassword(db: Db, input: ResetPasswordInput, by: { app
     const u = await accountOfResetToken(tx, tokenHash, true);
     await tx
       .update(users)
-      .set({ password, passwordUpdatedAt: new Date(), passwordResetToken: null, passwordResetExpires: null, ...verifiedByReset(u) })
+      .set({
+        password,
+        passwordUpdatedAt: new Date(),
+        passwordResetToken: null,
+        passwordResetExpires: null,
+        ...verifiedByReset(u),
+      })
       .where(eq(users.id, u.id));
     if (u.accountStatus === 'pending_verification' && statusAfterVerification(u) === 'pending_approval') {
       await notifyAdminsOfPendingAccount(tx, by.appUrl, u);

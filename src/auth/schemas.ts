@@ -13,10 +13,17 @@ const email = z
   .transform((v) => v.toLowerCase());
 
 const name = (label: string) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(100, `${label} is too long`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100, `${label} is too long`);
 
 /** A new password: 8 to 256 characters (argon2 is never fed megabytes). */
-const newPassword = z.string({ error: PASSWORD_MESSAGE }).min(MIN_PASSWORD, PASSWORD_MESSAGE).max(256, 'Password is too long');
+const newPassword = z
+  .string({ error: PASSWORD_MESSAGE })
+  .min(MIN_PASSWORD, PASSWORD_MESSAGE)
+  .max(256, 'Password is too long');
 
 export const registerSchema = z
   .object({
@@ -46,7 +53,9 @@ export const resetPasswordSchema = z
   .refine((v) => v.password === v.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
-export const verifyEmailQuery = z.object({ token: z.string({ error: 'Verification token is required' }).min(1, 'Verification token is required').max(200) });
+export const verifyEmailQuery = z.object({
+  token: z.string({ error: 'Verification token is required' }).min(1, 'Verification token is required').max(200),
+});
 
 /** Field → first message, for re-rendering a form with its errors. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {

@@ -27,7 +27,12 @@ export const VERIFY_TTL_MS = 24 * HOUR_MS;
  * e-mail. A known address gets the same answer after the same work, and its owner an e-mail instead
  * (at most one a day), so registration does not tell which addresses have accounts.
  */
-export async function registerUser(db: Db, appUrl: string, input: RegisterInput, client: { ip: string }): Promise<{ email: string }> {
+export async function registerUser(
+  db: Db,
+  appUrl: string,
+  input: RegisterInput,
+  client: { ip: string },
+): Promise<{ email: string }> {
   await enforce(db, registerRules(input.email, client.ip));
   const password = await hashPassword(input.password);
   const token = generateToken();
@@ -58,7 +63,11 @@ export async function registerUser(db: Db, appUrl: string, input: RegisterInput,
 /** "Someone tried to register with your address": sign in or reset the password (deduplicated per day). */
 async function queueRegistrationAttemptMail(tx: Db, appUrl: string, owner: UserRow) {
   const day = new Date().toISOString().slice(0, 10);
-  const content = registrationAttemptMail({ firstName: owner.firstName, loginUrl: `${appUrl}/login`, resetUrl: `${appUrl}/forgot-password` });
+  const content = registrationAttemptMail({
+    firstName: owner.firstName,
+    loginUrl: `${appUrl}/login`,
+    resetUrl: `${appUrl}/forgot-password`,
+  });
   await enqueueMail(tx, { dedupeKey: `register-attempt:${owner.id}:${day}`, to: owner.email, ...content });
 }
 
@@ -83,17 +92,29 @@ export async function verifyEmail(db: Db, appUrl: string, token: string): Promis
     const status = u.accountStatus === 'pending_verification' ? statusAfterVerification(u) : u.accountStatus;
     await tx
       .update(users)
-      .set({ isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, accountStatus: status })
+      .set({
+        isEmailVerified: true,
+        emailVerificationToken: null,
+        emailVerificationExpires: null,
+        accountStatus: status,
+      })
       .where(eq(users.id, u.id));
-    if (status === 'pending_approval' && u.accountStatus !== 'pending_approval') await notifyAdminsOfPendingAccount(tx, appUrl, u);
+    if (status === 'pending_approval' && u.accountStatus !== 'pending_approval')
+      await notifyAdminsOfPendingAccount(tx, appUrl, u);
     return { status, message: verifyMessages[status] ?? 'Your email has been verified.' };
   });
 }
 
 /** Why an account with the right password may not sign in yet (spec §8 texts and codes). */
 export const accountStateErrors: Record<string, { code: string; message: string }> = {
-  pending_verification: { code: 'email_not_verified', message: 'Please verify your email address before signing in. Check your inbox for the verification link.' },
-  pending_approval: { code: 'pending_approval', message: 'Your account is pending admin approval. Please wait for approval.' },
+  pending_verification: {
+    code: 'email_not_verified',
+    message: 'Please verify your email address before signing in. Check your inbox for the verification link.',
+  },
+  pending_approval: {
+    code: 'pending_approval',
+    message: 'Your account is pending admin approval. Please wait for approval.',
+  },
   rejected: { code: 'account_rejected', message: 'Your account has been rejected. Please contact support.' },
 };
 const notApproved = { code: 'not_approved', message: 'Your account is not approved for login.' };

@@ -71,7 +71,12 @@ export async function findSessionUser(db: Db, token: string): Promise<{ user: Cu
   }
   const { accountStatus: _status, expire: _expire, theme, timezone, compactView, autoSave, ...user } = row;
   // No preferences row yet means the defaults (spec: theme system, auto-save on, compact view off).
-  const prefs = { theme: theme ?? 'system', timezone: timezone ?? DEFAULT_TIMEZONE, compactView: compactView ?? false, autoSave: autoSave ?? true };
+  const prefs = {
+    theme: theme ?? 'system',
+    timezone: timezone ?? DEFAULT_TIMEZONE,
+    compactView: compactView ?? false,
+    autoSave: autoSave ?? true,
+  };
   return { user: { ...user, ...prefs }, sid };
 }
 

@@ -25,7 +25,11 @@ interface BuildOptions {
 }
 
 function parseArgs(argv: string[]): BuildOptions {
-  const opts: BuildOptions = { outdir: path.join(root, 'static/build'), islandDirs: [path.join(root, 'islands')], ifStale: false };
+  const opts: BuildOptions = {
+    outdir: path.join(root, 'static/build'),
+    islandDirs: [path.join(root, 'islands')],
+    ifStale: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--if-stale') opts.ifStale = true;
     else if (argv[i] === '--outdir') opts.outdir = path.resolve(argv[++i]);
@@ -58,7 +62,12 @@ function isStale(opts: BuildOptions): boolean {
   const manifest = path.join(opts.outdir, 'manifest.json');
   if (!existsSync(manifest)) return true;
   const built = statSync(manifest).mtimeMs;
-  const sources = [...opts.islandDirs, path.join(root, 'src'), path.join(root, 'static/app.css'), path.join(root, 'package-lock.json')];
+  const sources = [
+    ...opts.islandDirs,
+    path.join(root, 'src'),
+    path.join(root, 'static/app.css'),
+    path.join(root, 'package-lock.json'),
+  ];
   return sources.some((s) => newestMtime(s) > built);
 }
 
@@ -87,7 +96,10 @@ const noLanguageData: esbuild.Plugin = {
   name: 'no-codemirror-language-data',
   setup(build) {
     build.onResolve({ filter: /^@codemirror\/language-data$/ }, () => ({ path: 'language-data', namespace: 'stub' }));
-    build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export const languages = [];', loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+      contents: 'export const languages = [];',
+      loader: 'js',
+    }));
   },
 };
 
@@ -142,7 +154,17 @@ export async function build(opts: BuildOptions): Promise<void> {
 
   // Built apart from the islands, so they share no chunk: boot.js (one small file on every page) and page scripts.
   const alone = (entryPoints: { in: string; out: string }[]) =>
-    esbuild.build({ entryPoints, outdir: opts.outdir, bundle: true, format: 'esm', minify: true, target: 'es2020', entryNames: '[name]-[hash]', metafile: true, logLevel: 'warning' });
+    esbuild.build({
+      entryPoints,
+      outdir: opts.outdir,
+      bundle: true,
+      format: 'esm',
+      minify: true,
+      target: 'es2020',
+      entryNames: '[name]-[hash]',
+      metafile: true,
+      logLevel: 'warning',
+    });
   const boot = await alone([{ in: path.join(root, 'src/client/boot.ts'), out: 'boot' }]);
   const scripts = await alone(Object.entries(pageScripts).map(([out, file]) => ({ in: path.join(root, file), out })));
 
@@ -155,11 +177,13 @@ export async function build(opts: BuildOptions): Promise<void> {
     logLevel: 'warning',
   });
 
-  const url = (file: string) => PUBLIC_PREFIX + path.relative(opts.outdir, path.resolve(root, file)).split(path.sep).join('/');
+  const url = (file: string) =>
+    PUBLIC_PREFIX + path.relative(opts.outdir, path.resolve(root, file)).split(path.sep).join('/');
   const manifest = {
     css: url(Object.keys(css.metafile.outputs).find((f) => f.endsWith('.css'))!),
     boot: url(Object.keys(boot.metafile.outputs).find((f) => f.endsWith('.js'))!),
-    htmx: PUBLIC_PREFIX + hashedCopy(path.join(root, 'node_modules/htmx.org/dist/htmx.min.js'), opts.outdir, 'htmx', '.js'),
+    htmx:
+      PUBLIC_PREFIX + hashedCopy(path.join(root, 'node_modules/htmx.org/dist/htmx.min.js'), opts.outdir, 'htmx', '.js'),
     islands: {} as Record<string, { src: string; imports: string[]; css?: string[] }>,
     scripts: Object.fromEntries(
       Object.entries(scripts.metafile.outputs).flatMap(([file, o]) => {

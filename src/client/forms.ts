@@ -1,6 +1,8 @@
 /** Show/hide password toggles: any [data-password-toggle] button flips the password input beside it. */
 function toggle(button: HTMLButtonElement): void {
-  const input = button.parentElement?.querySelector<HTMLInputElement>('input[type="password"], input[data-password-visible]');
+  const input = button.parentElement?.querySelector<HTMLInputElement>(
+    'input[type="password"], input[data-password-visible]',
+  );
   if (!input) return;
   const show = input.type === 'password';
   input.type = show ? 'text' : 'password';

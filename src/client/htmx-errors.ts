@@ -23,7 +23,10 @@ export function serverMessage(xhr: XMLHttpRequest): string | null {
   const type = xhr.getResponseHeader('Content-Type') ?? '';
   try {
     if (type.includes('json')) return plain((JSON.parse(xhr.responseText) as { message?: unknown }).message);
-    if (type.includes('html')) return plain(new DOMParser().parseFromString(xhr.responseText, 'text/html').querySelector('.error-page p')?.textContent);
+    if (type.includes('html'))
+      return plain(
+        new DOMParser().parseFromString(xhr.responseText, 'text/html').querySelector('.error-page p')?.textContent,
+      );
     if (type.includes('text/plain')) return plain(xhr.responseText);
   } catch {
     // An unreadable body has no message.

@@ -15,7 +15,13 @@ function MarkHydrated({ el, children }: { el: HTMLElement; children?: ReactNode 
  * Mounts one island (bundled into every island entry, so React loads only with islands).
  * Returns its unmount function.
  */
-export function mountIsland(component: ComponentType<any>, el: HTMLElement, props: object, prefix: string, clientOnly: boolean) {
+export function mountIsland(
+  component: ComponentType<any>,
+  el: HTMLElement,
+  props: object,
+  prefix: string,
+  clientOnly: boolean,
+) {
   const element = createElement(MarkHydrated, { el }, createElement(component, props));
   const root = clientOnly
     ? createRoot(el, { identifierPrefix: prefix })

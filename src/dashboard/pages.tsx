@@ -26,7 +26,12 @@ function currentEnvironment(c: Context<AppEnv>): EnvironmentFilter {
 }
 
 async function infraFragment(c: Context<AppEnv>, environment: EnvironmentFilter) {
-  return renderToString(<InfraOverview environment={environment} {...await overviewServers(c.var.deps.db, c.var.user!.timezone, environment)} />);
+  return renderToString(
+    <InfraOverview
+      environment={environment}
+      {...(await overviewServers(c.var.deps.db, c.var.user!.timezone, environment))}
+    />,
+  );
 }
 
 /** GET / (signed in): the dashboard, or its Infrastructure Overview fragment for htmx; POST the health check. */
@@ -41,7 +46,13 @@ export function dashboardPages() {
     const { stats, articles, infra } = await dashboardView(db, c.var.user!.timezone, environment);
     const health = healthQuery.safeParse(c.req.query());
     return c.render(
-      <DashboardPage stats={stats} articles={articles} infra={{ environment, ...infra }} now={new Date()} health={health.success ? health.data : undefined} />,
+      <DashboardPage
+        stats={stats}
+        articles={articles}
+        infra={{ environment, ...infra }}
+        now={new Date()}
+        health={health.success ? health.data : undefined}
+      />,
       { title: 'Dashboard', subtitle: 'Overview of your infrastructure and knowledge base' },
     );
   });

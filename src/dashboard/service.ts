@@ -54,7 +54,8 @@ const periodStart = (unit: 'month' | 'week' | 'day', timezone: string) =>
  */
 const rowLimit = (n: number) => sql.raw(String(Math.trunc(n)));
 
-const inEnvironment = (environment: EnvironmentFilter) => (environment === 'all' ? sql`true` : sql`environment = ${environment}`);
+const inEnvironment = (environment: EnvironmentFilter) =>
+  environment === 'all' ? sql`true` : sql`environment = ${environment}`;
 
 /** Every server figure (one row): the counters the server_counts triggers keep, and a range for "this month". */
 const serverCounts = (timezone: string, environment: EnvironmentFilter) => sql`(
@@ -101,7 +102,14 @@ const n = (r: Row, key: string) => Number(r[key] ?? 0);
 
 function toStats(r: Row): DashboardStats {
   return {
-    servers: { total: n(r, 'servers_total'), thisMonth: n(r, 'servers_month'), online: n(r, 'servers_online'), warning: n(r, 'servers_warning'), offline: n(r, 'servers_offline'), maintenance: n(r, 'servers_maintenance') },
+    servers: {
+      total: n(r, 'servers_total'),
+      thisMonth: n(r, 'servers_month'),
+      online: n(r, 'servers_online'),
+      warning: n(r, 'servers_warning'),
+      offline: n(r, 'servers_offline'),
+      maintenance: n(r, 'servers_maintenance'),
+    },
     documents: { total: n(r, 'documents_total'), thisWeek: n(r, 'documents_week') },
     ai: { total: n(r, 'ai_total'), today: n(r, 'ai_today') },
   };
@@ -109,12 +117,18 @@ function toStats(r: Row): DashboardStats {
 
 function toOverview(r: Row): Overview {
   // json columns arrive parsed from both drivers.
-  const rows = (r.overview as (OverviewServer & { priority?: number })[]).map(({ priority: _priority, ...server }) => server);
+  const rows = (r.overview as (OverviewServer & { priority?: number })[]).map(
+    ({ priority: _priority, ...server }) => server,
+  );
   return { rows, matching: n(r, 'servers_matching'), total: n(r, 'servers_total') };
 }
 
 function toArticles(value: unknown): RecentArticle[] {
-  return (value as RecentArticle[]).map((a) => ({ ...a, createdAt: new Date(a.createdAt).toISOString(), updatedAt: new Date(a.updatedAt).toISOString() }));
+  return (value as RecentArticle[]).map((a) => ({
+    ...a,
+    createdAt: new Date(a.createdAt).toISOString(),
+    updatedAt: new Date(a.updatedAt).toISOString(),
+  }));
 }
 
 async function one(db: Db, query: SQL): Promise<Row> {
@@ -123,7 +137,11 @@ async function one(db: Db, query: SQL): Promise<Row> {
 }
 
 /** Everything the dashboard shows, in one round trip: figures, recent knowledge and the server overview. */
-export async function dashboardView(db: Db, timezone: string, environment: EnvironmentFilter): Promise<{ stats: DashboardStats; articles: RecentArticle[]; infra: Overview }> {
+export async function dashboardView(
+  db: Db,
+  timezone: string,
+  environment: EnvironmentFilter,
+): Promise<{ stats: DashboardStats; articles: RecentArticle[]; infra: Overview }> {
   const r = await one(
     db,
     sql`select s.*, d.*, a.*, ${recentJson(RECENT_ROWS)} as recent, ${overviewJson(environment, OVERVIEW_ROWS)} as overview
@@ -134,16 +152,29 @@ export async function dashboardView(db: Db, timezone: string, environment: Envir
 
 /** The stat-card figures alone (after a health check). */
 export async function dashboardStats(db: Db, timezone: string): Promise<DashboardStats> {
-  return toStats(await one(db, sql`select s.*, d.*, a.* from ${serverCounts(timezone, 'all')} s, ${documentCounts(timezone)} d, ${aiCounts(timezone)} a`));
+  return toStats(
+    await one(
+      db,
+      sql`select s.*, d.*, a.* from ${serverCounts(timezone, 'all')} s, ${documentCounts(timezone)} d, ${aiCounts(timezone)} a`,
+    ),
+  );
 }
 
 /** The Infrastructure Overview alone (the environment filter's htmx fragment, the table after a health check). */
 export async function overviewServers(db: Db, timezone: string, environment: EnvironmentFilter): Promise<Overview> {
-  return toOverview(await one(db, sql`select s.*, ${overviewJson(environment, OVERVIEW_ROWS)} as overview from ${serverCounts(timezone, environment)} s`));
+  return toOverview(
+    await one(
+      db,
+      sql`select s.*, ${overviewJson(environment, OVERVIEW_ROWS)} as overview from ${serverCounts(timezone, environment)} s`,
+    ),
+  );
 }
 
 /** GET /api/analytics/stats: server and document totals. */
 export async function analyticsStats(db: Db): Promise<{ servers: { total: number }; documents: { total: number } }> {
-  const r = await one(db, sql`select (select coalesce(sum(n), 0) from server_counts) as servers, (select coalesce(sum(live), 0) from document_counts) as documents`);
+  const r = await one(
+    db,
+    sql`select (select coalesce(sum(n), 0) from server_counts) as servers, (select coalesce(sum(live), 0) from document_counts) as documents`,
+  );
   return { servers: { total: n(r, 'servers') }, documents: { total: n(r, 'documents') } };
 }

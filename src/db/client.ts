@@ -48,7 +48,9 @@ const postgresTimeouts = {
 /** Opens a real PostgreSQL through node-postgres; options.max is the pool size (DATABASE_POOL_MAX). */
 export function openPostgres(url: string, options: pg.PoolConfig = {}): Database {
   if (new URL(url).searchParams.has('max')) {
-    throw new ConfigError('Invalid configuration: DATABASE_URL must not set ?max= (set DATABASE_POOL_MAX, the connections per process)');
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_URL must not set ?max= (set DATABASE_POOL_MAX, the connections per process)',
+    );
   }
   const pool = new GuardedPool({ connectionString: url, max: 10, ...postgresTimeouts, ...options });
   const db = drizzlePostgres(pool, { schema }) as unknown as Db;
@@ -81,6 +83,12 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
 }
 
 /** DATABASE_URL set → PostgreSQL; unset → PGlite in DATA_DIR. */
-export async function openDatabase(config: { databaseUrl?: string; databasePoolMax: number; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, { max: config.databasePoolMax }) : openPglite(config.dataDir);
+export async function openDatabase(config: {
+  databaseUrl?: string;
+  databasePoolMax: number;
+  dataDir: string;
+}): Promise<Database> {
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl, { max: config.databasePoolMax })
+    : openPglite(config.dataDir);
 }

@@ -20,8 +20,16 @@ export async function runMigrations(database: Database, migrationsSchema = 'driz
  * time under a session advisory lock, the later ones then find nothing left to apply. A connection of its own,
  * without the pool's statement timeouts (a migration may take long), whose lock dies with it if the process does.
  */
-async function migrateUnderLock(pool: pg.Pool, options: { migrationsFolder: string; migrationsSchema: string }): Promise<void> {
-  const client = new pg.Client({ ...pool.options, statement_timeout: 0, query_timeout: 0, idle_in_transaction_session_timeout: 0 });
+async function migrateUnderLock(
+  pool: pg.Pool,
+  options: { migrationsFolder: string; migrationsSchema: string },
+): Promise<void> {
+  const client = new pg.Client({
+    ...pool.options,
+    statement_timeout: 0,
+    query_timeout: 0,
+    idle_in_transaction_session_timeout: 0,
+  });
   client.on('error', () => {}); // a broken connection fails the query in progress, which fails start-up
   await client.connect();
   try {

@@ -34,8 +34,12 @@ export class GuardedPool extends pg.Pool {
   }
 
   connect(): Promise<pg.PoolClient>;
-  connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
-  connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+  connect(
+    callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): void;
+  connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
     // The callback form is pool.query's, which releases its connection itself (with the error, if any).
     if (callback) return super.connect(callback);
     return super.connect().then(releasedWhenBroken);

@@ -42,11 +42,21 @@ export function usePreparedQueries(client: PGlite): void {
 
   async function prepare(text: string, options?: QueryOptions): Promise<Statement> {
     if (statements.size >= MAX_STATEMENTS) {
-      await exchange([...[...statements.values()].map((s) => serialize.close({ type: 'S', name: s.name })), serialize.sync()]);
+      await exchange([
+        ...[...statements.values()].map((s) => serialize.close({ type: 'S', name: s.name })),
+        serialize.sync(),
+      ]);
       statements.clear();
     }
     const name = `q${++named}`;
-    const replies = await exchange([serialize.parse({ name, text, types: options?.paramTypes }), serialize.describe({ type: 'S', name }), serialize.sync()], options);
+    const replies = await exchange(
+      [
+        serialize.parse({ name, text, types: options?.paramTypes }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ],
+      options,
+    );
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(replies) };
     statements.set(text, statement);
     return statement;
@@ -59,7 +69,15 @@ export function usePreparedQueries(client: PGlite): void {
       const toText = options?.serializers?.[oid] ?? client.serializers[oid];
       return toText ? toText(value) : String(value);
     });
-    const replies = await exchange([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()], options);
+    const replies = await exchange(
+      [
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ],
+      options,
+    );
     // PGlite copies its whole parser table (hundreds of types) into the query's own parsers on every call;
     // a table that falls back to PGlite's through its prototype reads the same and costs nothing to make.
     const parsers = options?.parsers ? Object.assign(Object.create(client.parsers), options.parsers) : client.parsers;

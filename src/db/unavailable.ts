@@ -12,7 +12,16 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 const UNAVAILABLE_CODES = /^(08\w{3}|53300|57014|57P0[123])$/;
 
 /** Socket errors on the way to the server. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** node-postgres and pg-pool report these without a code. */
 const UNAVAILABLE_MESSAGES = [

@@ -11,8 +11,39 @@ import { EditorPage } from './views/EditorPage';
 
 /** The island's JSON view of an item (no author, no server-only fields). */
 function editorItem(item: Item): EditorItem {
-  const { id, title, content, excerpt, technology, domain, category, tags, version, isPublished, isTemplate, templateType, attachedImages, updatedAt } = item;
-  return { id, title, content, excerpt, technology, domain, category, tags, version, isPublished, isTemplate, templateType, attachedImages, updatedAt, formModel: (item.formModel as EditorItem['formModel']) ?? null };
+  const {
+    id,
+    title,
+    content,
+    excerpt,
+    technology,
+    domain,
+    category,
+    tags,
+    version,
+    isPublished,
+    isTemplate,
+    templateType,
+    attachedImages,
+    updatedAt,
+  } = item;
+  return {
+    id,
+    title,
+    content,
+    excerpt,
+    technology,
+    domain,
+    category,
+    tags,
+    version,
+    isPublished,
+    isTemplate,
+    templateType,
+    attachedImages,
+    updatedAt,
+    formModel: (item.formModel as EditorItem['formModel']) ?? null,
+  };
 }
 
 function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: Item | null) {
@@ -20,13 +51,27 @@ function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: Item |
   const listUrl = space === 'knowledge' ? '/knowledge-base' : '/documents';
   c.header('Cache-Control', 'no-store');
   const { timezone, autoSave } = c.var.user!;
-  const page = <EditorPage base={spaceBase[space]} kind={kind} listUrl={listUrl} item={item ? editorItem(item) : null} timeZone={timezone} autoSave={autoSave} />;
+  const page = (
+    <EditorPage
+      base={spaceBase[space]}
+      kind={kind}
+      listUrl={listUrl}
+      item={item ? editorItem(item) : null}
+      timeZone={timezone}
+      autoSave={autoSave}
+    />
+  );
   return c.render(page, { title, subtitle });
 }
 
 async function load(c: Context<AppEnv>, space: Space): Promise<Item> {
   const item = await getItem(c.var.deps.db, space, c.req.param('id') ?? '');
-  if (!item) throw notFound(space === 'knowledge' ? 'That knowledge base item does not exist or was deleted.' : 'That document does not exist or was deleted.');
+  if (!item)
+    throw notFound(
+      space === 'knowledge'
+        ? 'That knowledge base item does not exist or was deleted.'
+        : 'That document does not exist or was deleted.',
+    );
   return item;
 }
 

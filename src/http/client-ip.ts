@@ -19,7 +19,10 @@ export function normalizeIp(address: string): string {
 export function parseTrustedProxies(value: string): TrustedProxies {
   if (/^\d+$/.test(value.trim())) return { hops: Number(value.trim()) };
   const list = new BlockList();
-  for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [address, prefix] = entry.split('/');
     const ip = normalizeIp(address);
     const family = isIP(ip);

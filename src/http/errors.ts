@@ -34,9 +34,17 @@ export interface ErrorBody {
 }
 
 /** Maps any thrown value to a status and a safe body; unexpected errors never leak details. */
-export function toErrorResponse(err: unknown): { status: ContentfulStatusCode; body: ErrorBody; headers: Record<string, string> } {
+export function toErrorResponse(err: unknown): {
+  status: ContentfulStatusCode;
+  body: ErrorBody;
+  headers: Record<string, string>;
+} {
   if (err instanceof AppError) {
-    return { status: err.status, body: { message: err.message, ...(err.code ? { code: err.code } : {}) }, headers: err.headers };
+    return {
+      status: err.status,
+      body: { message: err.message, ...(err.code ? { code: err.code } : {}) },
+      headers: err.headers,
+    };
   }
   if (err instanceof ZodError) {
     return { status: 400, body: zodErrorBody(err), headers: {} };
@@ -47,7 +55,11 @@ export function toErrorResponse(err: unknown): { status: ContentfulStatusCode; b
     return { status, body: { message }, headers: {} };
   }
   if (isDatabaseUnavailable(err)) {
-    return { status: 503, body: { message: DATABASE_UNAVAILABLE_MESSAGE, code: 'database_unavailable' }, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } };
+    return {
+      status: 503,
+      body: { message: DATABASE_UNAVAILABLE_MESSAGE, code: 'database_unavailable' },
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    };
   }
   return { status: 500, body: { message: 'Something went wrong on our side. Please try again.' }, headers: {} };
 }

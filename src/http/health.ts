@@ -8,7 +8,9 @@ const READY_TIMEOUT_MS = 2_000;
 /** Resolves when ping answers, rejects when it fails or takes longer than timeoutMs. */
 async function answersWithin(ping: Promise<void>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), timeoutMs)));
+  const timedOut = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), timeoutMs)),
+  );
   try {
     await Promise.race([ping, timedOut]);
   } finally {

@@ -34,7 +34,10 @@ export async function hitAll(db: Db, rules: Rule[]): Promise<Verdict> {
   return db.transaction(async (tx) => {
     const keys = [...new Set(rules.map((r) => r.key))];
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_NAMESPACE}, h)
-      from (select distinct hashtext(k) as h from (values ${sql.join(keys.map((k) => sql`(${k}::text)`), sql`, `)}) as v(k) order by 1) as s`);
+      from (select distinct hashtext(k) as h from (values ${sql.join(
+        keys.map((k) => sql`(${k}::text)`),
+        sql`, `,
+      )}) as v(k) order by 1) as s`);
     let retryAfter = 0;
     for (const rule of rules) retryAfter = Math.max(retryAfter, await waitFor(tx, rule));
     if (retryAfter > 0) return { allowed: false, retryAfter, hitIds: [] };
@@ -42,7 +45,9 @@ export async function hitAll(db: Db, rules: Rule[]): Promise<Verdict> {
       .insert(rateLimitHits)
       .values(rules.map((r) => ({ key: r.key, expiresAt: sql`now() + make_interval(secs => ${r.windowSeconds})` })))
       .returning({ id: rateLimitHits.id });
-    await tx.delete(rateLimitHits).where(sql`${inArray(rateLimitHits.key, keys)} and ${rateLimitHits.expiresAt} <= now()`);
+    await tx
+      .delete(rateLimitHits)
+      .where(sql`${inArray(rateLimitHits.key, keys)} and ${rateLimitHits.expiresAt} <= now()`);
     return { allowed: true, retryAfter: 0, hitIds: rows.map((r) => r.id) };
   });
 }
@@ -82,6 +87,9 @@ export async function forget(db: Db, keys: string[]): Promise<void> {
 
 /** Deletes expired hits of every key (the token-expiry job); returns how many. */
 export async function pruneExpiredHits(db: Db): Promise<number> {
-  const removed = await db.delete(rateLimitHits).where(lte(rateLimitHits.expiresAt, sql`now()`)).returning({ id: rateLimitHits.id });
+  const removed = await db
+    .delete(rateLimitHits)
+    .where(lte(rateLimitHits.expiresAt, sql`now()`))
+    .returning({ id: rateLimitHits.id });
   return removed.length;
 }

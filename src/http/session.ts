@@ -31,7 +31,10 @@ export function setSessionCookie(c: Context<AppEnv>, token: string): void {
 }
 
 export function clearSessionCookie(c: Context<AppEnv>): void {
-  deleteCookie(c, sessionCookieName(c.var.deps.config.secureCookies), { path: '/', secure: c.var.deps.config.secureCookies });
+  deleteCookie(c, sessionCookieName(c.var.deps.config.secureCookies), {
+    path: '/',
+    secure: c.var.deps.config.secureCookies,
+  });
 }
 
 /** API guard for any signed-in account: policy action `app.use` (401 when signed out). */

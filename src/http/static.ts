@@ -11,7 +11,10 @@ const staticDir = path.resolve(import.meta.dirname, '../../static');
 export function staticRoutes(buildDir: string) {
   const app = new Hono<AppEnv>();
   app.get(iconSpriteUrl, publicRoute(), (c) =>
-    c.body(iconSprite, 200, { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }),
+    c.body(iconSprite, 200, {
+      'Content-Type': 'image/svg+xml; charset=utf-8',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    }),
   );
   app.use('/static/*', publicRoute());
   app.use('/static/build/*', async (c, next) => {

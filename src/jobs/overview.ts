@@ -25,7 +25,10 @@ export function jobsMode(config: Config): JobsMode {
 
 /** Every job with its schedule, newest run and next run time (none when disabled or JOBS=off on PGlite). */
 export async function jobsOverview(db: Db, config: Config): Promise<JobRow[]> {
-  const runs = await latestRuns(db, allJobs.map((j) => j.name));
+  const runs = await latestRuns(
+    db,
+    allJobs.map((j) => j.name),
+  );
   const mode = jobsMode(config);
   return allJobs.map((job) => {
     const schedule = job.schedule(config);

@@ -11,9 +11,17 @@ import { failedMail } from './service';
 import { JobsPage, JobsTable } from './views/JobsPage';
 
 const runParams = z.object({ name: z.enum(jobNames) });
-const noticeQuery = z.object({ ran: z.enum(jobNames).optional(), status: z.enum(['ok', 'error', 'skipped', 'running']).optional() });
+const noticeQuery = z.object({
+  ran: z.enum(jobNames).optional(),
+  status: z.enum(['ok', 'error', 'skipped', 'running']).optional(),
+});
 
-const NOTICE: Record<string, 'success' | 'error' | 'info'> = { ok: 'success', error: 'error', skipped: 'info', running: 'info' };
+const NOTICE: Record<string, 'success' | 'error' | 'info'> = {
+  ok: 'success',
+  error: 'error',
+  skipped: 'info',
+  running: 'info',
+};
 
 function noticeText(name: string, status: string): string {
   const title = jobTitle(name);
@@ -30,10 +38,20 @@ export function jobsPages() {
   app.get('/admin/jobs', allowPage('jobs.read'), async (c) => {
     const { db, config } = c.var.deps;
     const q = noticeQuery.safeParse(c.req.query());
-    const notice = q.success && q.data.ran && q.data.status ? { variant: NOTICE[q.data.status], text: noticeText(q.data.ran, q.data.status) } : undefined;
+    const notice =
+      q.success && q.data.ran && q.data.status
+        ? { variant: NOTICE[q.data.status], text: noticeText(q.data.ran, q.data.status) }
+        : undefined;
     const [jobs, failed] = [await jobsOverview(db, config), await failedMail(db)];
     return c.render(
-      <JobsPage jobs={jobs} mode={jobsMode(config)} failed={failed} timeZone={c.var.user!.timezone} now={new Date()} notice={notice} />,
+      <JobsPage
+        jobs={jobs}
+        mode={jobsMode(config)}
+        failed={failed}
+        timeZone={c.var.user!.timezone}
+        now={new Date()}
+        notice={notice}
+      />,
       { title: 'Jobs', subtitle: 'Scheduled health checks, e-mail delivery, expiry and reports' },
     );
   });

@@ -7,7 +7,10 @@ const runners = new WeakMap<AppDeps, Scheduler>();
 const WAIT_MS = 20_000;
 
 /** Runs one job now from the web process, under the same advisory lock as the scheduler; waits up to 20 s. */
-export async function runJobNow(deps: AppDeps, name: string): Promise<RunOutcome | { status: 'running'; message: string }> {
+export async function runJobNow(
+  deps: AppDeps,
+  name: string,
+): Promise<RunOutcome | { status: 'running'; message: string }> {
   let runner = runners.get(deps);
   if (!runner) {
     runner = createScheduler({ database: deps.database, config: deps.config, logger: deps.logger, jobs: allJobs });
@@ -15,7 +18,10 @@ export async function runJobNow(deps: AppDeps, name: string): Promise<RunOutcome
   }
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<{ status: 'running'; message: string }>((resolve) => {
-    timer = setTimeout(() => resolve({ status: 'running', message: 'Still running; refresh the page for the result.' }), WAIT_MS);
+    timer = setTimeout(
+      () => resolve({ status: 'running', message: 'Still running; refresh the page for the result.' }),
+      WAIT_MS,
+    );
   });
   try {
     return await Promise.race([runner.runNow(name), waited]);

@@ -78,7 +78,14 @@ export interface FailedMail {
 /** Outbox messages that gave up after their last attempt, newest first (read-only, for /admin/jobs). */
 export function failedMail(db: Db, limit = 20): Promise<FailedMail[]> {
   return db
-    .select({ id: mailOutbox.id, to: mailOutbox.to, subject: mailOutbox.subject, attempts: mailOutbox.attempts, lastError: mailOutbox.lastError, createdAt: mailOutbox.createdAt })
+    .select({
+      id: mailOutbox.id,
+      to: mailOutbox.to,
+      subject: mailOutbox.subject,
+      attempts: mailOutbox.attempts,
+      lastError: mailOutbox.lastError,
+      createdAt: mailOutbox.createdAt,
+    })
     .from(mailOutbox)
     .where(eq(mailOutbox.status, 'failed'))
     .orderBy(desc(mailOutbox.createdAt))

@@ -7,7 +7,16 @@ import { validate } from '../http/validate';
 import { renderMarkdown } from '../markdown/render';
 import { linkedServers } from './linked-servers';
 import { documentInput, kbTypes, type Space } from './schemas';
-import { createItem, deleteItem, getItem, listItems, listVersions, recentKnowledge, restoreVersion, updateItem } from './service';
+import {
+  createItem,
+  deleteItem,
+  getItem,
+  listItems,
+  listVersions,
+  recentKnowledge,
+  restoreVersion,
+  updateItem,
+} from './service';
 
 const listFilters = z.object({
   q: z.string().max(200).optional(),
@@ -15,7 +24,14 @@ const listFilters = z.object({
   category: z.string().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(5000).optional(),
 });
-const recentQuery = z.object({ limit: z.coerce.number({ error: 'limit must be a number.' }).int().min(1, 'limit must be between 1 and 50.').max(50, 'limit must be between 1 and 50.').default(5) });
+const recentQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number.' })
+    .int()
+    .min(1, 'limit must be between 1 and 50.')
+    .max(50, 'limit must be between 1 and 50.')
+    .default(5),
+});
 const restoreBody = z.object({ version: z.number().int().positive().optional() });
 
 /** Optional JSON body of a restore ({version}); an empty body is fine. */
@@ -35,7 +51,9 @@ async function readRestoreBody(c: Context<AppEnv>) {
 function spaceApi(space: Space) {
   const app = new Hono<AppEnv>();
   app.use('*', requireUser());
-  app.get('/', validate('query', listFilters), async (c) => c.json(await listItems(c.var.deps.db, space, c.req.valid('query'))));
+  app.get('/', validate('query', listFilters), async (c) =>
+    c.json(await listItems(c.var.deps.db, space, c.req.valid('query'))),
+  );
   app.post('/', validate('json', documentInput), async (c) =>
     c.json(await createItem(c.var.deps.db, space, c.req.valid('json'), c.var.user!.id), 201),
   );
@@ -43,14 +61,20 @@ function spaceApi(space: Space) {
     const item = await getItem(c.var.deps.db, space, c.req.param('id'));
     if (!item) throw notFound('Item not found.');
     if (c.req.query('include') !== 'html') return c.json(item);
-    return c.json({ ...item, html: renderMarkdown(item.content), servers: await linkedServers(c.var.deps.db, item.id) });
+    return c.json({
+      ...item,
+      html: renderMarkdown(item.content),
+      servers: await linkedServers(c.var.deps.db, item.id),
+    });
   });
   app.put('/:id', validate('json', documentInput), async (c) =>
     c.json(await updateItem(c.var.deps.db, space, c.req.param('id'), c.req.valid('json'), c.var.user!.id)),
   );
   app.delete('/:id', async (c) => {
     await deleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user!.id);
-    return c.json({ message: space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.' });
+    return c.json({
+      message: space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.',
+    });
   });
   app.get('/:id/versions', async (c) =>
     c.json(await listVersions(c.var.deps.db, space, c.req.param('id'), c.var.user)),

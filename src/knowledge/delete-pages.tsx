@@ -25,7 +25,8 @@ function safeBack(space: Space, candidate: string | undefined | null): string {
   }
 }
 
-const deletedText = (space: Space) => (space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.');
+const deletedText = (space: Space) =>
+  space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.';
 
 /** GET = the confirmation (dialog body for htmx, a page without JS); POST = soft delete, then the list. */
 function spaceDeletePages(space: Space) {
@@ -55,7 +56,14 @@ function spaceDeletePages(space: Space) {
       const state = readState(Object.fromEntries(new URL(back, 'http://x').searchParams), space);
       const { node } = await renderResults(c, space, state);
       triggerToast(c, 'Success', deletedText(space));
-      return c.html(renderToString(<>{node}<DeleteDialog oob /></>));
+      return c.html(
+        renderToString(
+          <>
+            {node}
+            <DeleteDialog oob />
+          </>,
+        ),
+      );
     }
     const state = readState(Object.fromEntries(new URL(back, 'http://x').searchParams), space);
     return c.redirect(listUrl(path, state, { deleted: 1 }), 303);

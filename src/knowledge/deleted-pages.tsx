@@ -8,7 +8,8 @@ import { getItem } from './service';
 import { DeletedPage } from './views/DeletedPage';
 
 /** Where a restored item opens: a knowledge item in its preview, a document in its editor. */
-const openHref = (space: Space, id: string) => (space === 'knowledge' ? `/knowledge-base?doc=${id}` : `/documents/${id}/edit`);
+const openHref = (space: Space, id: string) =>
+  space === 'knowledge' ? `/knowledge-base?doc=${id}` : `/documents/${id}/edit`;
 
 /** GET {path}/deleted (the list), POST {path}/{id}/undelete (restore, then the list saying so). */
 function spaceDeletedPages(space: Space) {
@@ -27,7 +28,10 @@ function spaceDeletedPages(space: Space) {
         now={new Date()}
         restored={restored ? { title: restored.title, href: openHref(space, restored.id) } : undefined}
       />,
-      { title: space === 'knowledge' ? 'Deleted knowledge items' : 'Deleted documents', subtitle: 'Restore items that were deleted' },
+      {
+        title: space === 'knowledge' ? 'Deleted knowledge items' : 'Deleted documents',
+        subtitle: 'Restore items that were deleted',
+      },
     );
   });
   app.post(`${path}/:id/undelete`, allowPage('knowledge.restore'), async (c) => {

@@ -24,7 +24,9 @@ export const DELETED_ROWS = 200;
 /** Deleted items of a space, most recently deleted first, with who deleted each. */
 export async function listDeleted(db: Db, space: Space): Promise<DeletedItem[]> {
   const deleter = db
-    .select({ name: sql<string>`coalesce(nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), ''), ${users.email})` })
+    .select({
+      name: sql<string>`coalesce(nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), ''), ${users.email})`,
+    })
     .from(auditLog)
     .innerJoin(users, eq(users.id, auditLog.actorId))
     .where(and(eq(auditLog.entityId, sql`${documents.id}::text`), sql`${auditLog.action} like '%.delete'`))

@@ -30,7 +30,10 @@ async function listPage(c: Context<AppEnv>, space: Space) {
   const deleted = c.req.query('deleted') === '1';
   const cleaned = doc || deleted || c.req.query('autocreate') ? listUrl(path, state) : undefined;
   const notice = deleted
-    ? { variant: 'success' as const, text: space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.' }
+    ? {
+        variant: 'success' as const,
+        text: space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.',
+      }
     : doc && !found
       ? { variant: 'error' as const, text: MISSING[space] }
       : undefined;
@@ -48,7 +51,10 @@ async function listPage(c: Context<AppEnv>, space: Space) {
     />
   );
   return space === 'knowledge'
-    ? c.render(page, { title: 'Knowledge Base', subtitle: 'Manage your knowledge base, work instructions, and templates' })
+    ? c.render(page, {
+        title: 'Knowledge Base',
+        subtitle: 'Manage your knowledge base, work instructions, and templates',
+      })
     : c.render(page, { title: 'Documents', subtitle: 'Manage your documentation and templates' });
 }
 

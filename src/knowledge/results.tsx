@@ -28,7 +28,12 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
   const path = spacePath(space);
   const now = new Date();
   const filters = { q: state.q, type: space === 'knowledge' ? state.type : undefined, category: state.category };
-  const empty = space === 'knowledge' ? <KnowledgeEmpty filtering={isFiltering(state)} /> : <DocumentsEmpty filtering={isFiltering(state)} />;
+  const empty =
+    space === 'knowledge' ? (
+      <KnowledgeEmpty filtering={isFiltering(state)} />
+    ) : (
+      <DocumentsEmpty filtering={isFiltering(state)} />
+    );
   if (space === 'knowledge' && state.view === 'category') {
     const [titles, counts, selected] = await Promise.all([
       listTitles(db, space, { ...filters, limit: 600 }),
@@ -37,17 +42,58 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
     ]);
     const query = new URL(listUrl(path, { ...state, limit: undefined }), 'http://x').searchParams.toString();
     // Nothing to show: the screen's empty state (spec texts), not an empty tree.
-    const category = titles.length || selected ? <CategoryPane assets={assets} groups={buildGroups(titles, counts, selected)} selected={selected} now={now} query={query} /> : undefined;
-    return { found: !!selected, node: <Results path={path} state={state} items={[]} total={titles.length} now={now} empty={empty} category={category} showType /> };
+    const category =
+      titles.length || selected ? (
+        <CategoryPane
+          assets={assets}
+          groups={buildGroups(titles, counts, selected)}
+          selected={selected}
+          now={now}
+          query={query}
+        />
+      ) : undefined;
+    return {
+      found: !!selected,
+      node: (
+        <Results
+          path={path}
+          state={state}
+          items={[]}
+          total={titles.length}
+          now={now}
+          empty={empty}
+          category={category}
+          showType
+        />
+      ),
+    };
   }
   const limit = Math.min(state.limit ?? PAGE_SIZE, 1000);
-  const [items, total] = await Promise.all([listItems(db, space, { ...filters, limit, summary: true }), countItems(db, space, filters)]);
-  return { found: false, node: <Results path={path} state={state} items={items} total={total} now={now} empty={empty} showType={space === 'knowledge'} /> };
+  const [items, total] = await Promise.all([
+    listItems(db, space, { ...filters, limit, summary: true }),
+    countItems(db, space, filters),
+  ]);
+  return {
+    found: false,
+    node: (
+      <Results
+        path={path}
+        state={state}
+        items={items}
+        total={total}
+        now={now}
+        empty={empty}
+        showType={space === 'knowledge'}
+      />
+    ),
+  };
 }
 
 /** True for an htmx request that wants only the results (not a history restore, which needs the page). */
 export const wantsResults = (c: Context<AppEnv>) =>
-  c.req.header('hx-request') === 'true' && !c.req.header('hx-history-restore-request') && c.req.header('hx-target') === 'kb-results';
+  c.req.header('hx-request') === 'true' &&
+  !c.req.header('hx-history-restore-request') &&
+  c.req.header('hx-target') === 'kb-results';
 
 /** The list state from query parameters (bad values are ignored, never an error page). */
 export function readState(query: Record<string, string>, space: Space): ListState {

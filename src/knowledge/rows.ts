@@ -29,7 +29,11 @@ export const authorColumns = {
 };
 
 /** An item as the database returns it: the API item with real dates and the stored form model. */
-export type ItemRow = Omit<Item, 'createdAt' | 'updatedAt' | 'formModel' | 'author'> & { formModel: unknown; createdAt: Date; updatedAt: Date };
+export type ItemRow = Omit<Item, 'createdAt' | 'updatedAt' | 'formModel' | 'author'> & {
+  formModel: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 type AuthorRow = { authorFirstName: string | null; authorLastName: string | null; authorEmail: string | null };
 
@@ -54,7 +58,9 @@ export function toItem(row: ItemRow & Partial<AuthorRow>): Item {
     authorId: r.authorId,
     createdAt: new Date(r.createdAt).toISOString(),
     updatedAt: new Date(r.updatedAt).toISOString(),
-    author: authorEmail ? { firstName: authorFirstName ?? null, lastName: authorLastName ?? null, email: authorEmail } : null,
+    author: authorEmail
+      ? { firstName: authorFirstName ?? null, lastName: authorLastName ?? null, email: authorEmail }
+      : null,
   };
 }
 

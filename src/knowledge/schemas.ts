@@ -36,11 +36,20 @@ export const documentInput = z.object({
   technology: optionalText(50, 'Technology'),
   domain: optionalText(20, 'Domain'),
   category: optionalText(100, 'Category'),
-  tags: z.array(z.string({ error: 'Tags must be a list of text.' }).trim().max(100, 'A tag must be at most 100 characters.'), { error: 'Tags must be a list of text.' }).max(100, 'At most 100 tags.').optional(),
+  tags: z
+    .array(
+      z.string({ error: 'Tags must be a list of text.' }).trim().max(100, 'A tag must be at most 100 characters.'),
+      { error: 'Tags must be a list of text.' },
+    )
+    .max(100, 'At most 100 tags.')
+    .optional(),
   isPublished: z.boolean({ error: 'isPublished must be true or false.' }).optional(),
   isTemplate: z.boolean({ error: 'isTemplate must be true or false.' }).optional(),
   templateType: z.enum(templateTypes, { error: 'Template type is not one of the known types.' }).nullable().optional(),
-  attachedImages: z.array(z.string().max(500), { error: 'Attached images must be a list of paths.' }).max(200).optional(),
+  attachedImages: z
+    .array(z.string().max(500), { error: 'Attached images must be a list of paths.' })
+    .max(200)
+    .optional(),
   formModel: z.record(z.string(), z.unknown(), { error: 'formModel must be an object.' }).nullable().optional(),
   /** The version the edit was based on; a stale one answers 409. */
   version: z.number({ error: 'version must be a number.' }).int().positive().optional(),

@@ -65,11 +65,19 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
 }
 
 /** Updates an item: 409 when input.version is stale (nothing changes); version + 1 and a version row. */
-export async function updateItem(db: Db, space: Space, id: string, input: DocumentInput, actorId: string | null): Promise<Item> {
+export async function updateItem(
+  db: Db,
+  space: Space,
+  id: string,
+  input: DocumentInput,
+  actorId: string | null,
+): Promise<Item> {
   await db.transaction(async (tx) => {
     const current = await lockRow(asDb(tx), space, id);
     if (input.version !== undefined && input.version !== current.version) {
-      throw conflict(`This item was changed by someone else (now version ${current.version}, your edit was based on version ${input.version}). Reload it and try again.`);
+      throw conflict(
+        `This item was changed by someone else (now version ${current.version}, your edit was based on version ${input.version}). Reload it and try again.`,
+      );
     }
     const [row] = await tx
       .update(documents)
@@ -82,25 +90,43 @@ export async function updateItem(db: Db, space: Space, id: string, input: Docume
 }
 
 /** The row of a live (or, with includeDeleted, any) item, locked for the transaction; 404 when absent. */
-export async function lockRow(db: Db, space: Space, id: string, includeDeleted = false): Promise<ItemRow & { deletedAt: Date | null }> {
+export async function lockRow(
+  db: Db,
+  space: Space,
+  id: string,
+  includeDeleted = false,
+): Promise<ItemRow & { deletedAt: Date | null }> {
   if (!isUuid(id)) throw notFound('Item not found.');
   const [row] = await db
     .select({ ...itemColumns, deletedAt: documents.deletedAt })
     .from(documents)
-    .where(and(eq(documents.id, id), eq(documents.space, space), includeDeleted ? undefined : isNull(documents.deletedAt)))
+    .where(
+      and(eq(documents.id, id), eq(documents.space, space), includeDeleted ? undefined : isNull(documents.deletedAt)),
+    )
     .for('update');
   if (!row) throw notFound('Item not found.');
   return row;
 }
 
 /** One item with its author, or null (deleted items only with includeDeleted). */
-export async function getItem(db: Db, space: Space, id: string, opts: { includeDeleted?: boolean } = {}): Promise<Item | null> {
+export async function getItem(
+  db: Db,
+  space: Space,
+  id: string,
+  opts: { includeDeleted?: boolean } = {},
+): Promise<Item | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
     .select({ ...itemColumns, ...authorColumns })
     .from(documents)
     .leftJoin(users, eq(users.id, documents.authorId))
-    .where(and(eq(documents.id, id), eq(documents.space, space), opts.includeDeleted ? undefined : isNull(documents.deletedAt)));
+    .where(
+      and(
+        eq(documents.id, id),
+        eq(documents.space, space),
+        opts.includeDeleted ? undefined : isNull(documents.deletedAt),
+      ),
+    );
   return row ? toItem(row) : null;
 }
 
@@ -108,14 +134,23 @@ const SPECIAL_TYPES = ['work_instruction', 'how_to_guide', 'build_document'] as 
 
 function typeCondition(type: KbType | undefined): SQL | undefined {
   if (!type) return undefined;
-  if (type === 'knowledge-base') return or(isNull(documents.templateType), notInArray(documents.templateType, [...SPECIAL_TYPES]));
-  const map = { 'work-instruction': 'work_instruction', 'how-to-guide': 'how_to_guide', 'build-document': 'build_document' } as const;
+  if (type === 'knowledge-base')
+    return or(isNull(documents.templateType), notInArray(documents.templateType, [...SPECIAL_TYPES]));
+  const map = {
+    'work-instruction': 'work_instruction',
+    'how-to-guide': 'how_to_guide',
+    'build-document': 'build_document',
+  } as const;
   return eq(documents.templateType, map[type]);
 }
 
 /** Words of a search as a prefix tsquery ("patch serv" → patch:* & serv:*); only letters and digits reach it. */
 export function prefixQuery(q: string): string | null {
-  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 8) ?? [];
+  const words =
+    q
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, 8) ?? [];
   return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 }
 
@@ -139,7 +174,9 @@ function categoryCondition(category: string | undefined): SQL | undefined {
 
 /** Live items of a space, newest first, filtered by search text, type and category. */
 export async function listItems(db: Db, space: Space, filters: ListFilters = {}): Promise<Item[]> {
-  const columns = filters.summary ? { ...itemColumns, content: sql<string>`''`, formModel: sql<null>`null` } : itemColumns;
+  const columns = filters.summary
+    ? { ...itemColumns, content: sql<string>`''`, formModel: sql<null>`null` }
+    : itemColumns;
   const rows = await db
     .select({ ...columns, ...authorColumns })
     .from(documents)
@@ -151,7 +188,11 @@ export async function listItems(db: Db, space: Space, filters: ListFilters = {})
 }
 
 /** Id, title and category of the newest live items matching the filters (the category view's tree). */
-export async function listTitles(db: Db, space: Space, filters: ListFilters & { limit: number }): Promise<{ id: string; title: string; category: string | null }[]> {
+export async function listTitles(
+  db: Db,
+  space: Space,
+  filters: ListFilters & { limit: number },
+): Promise<{ id: string; title: string; category: string | null }[]> {
   return db
     .select({ id: documents.id, title: documents.title, category: documents.category })
     .from(documents)
@@ -161,7 +202,13 @@ export async function listTitles(db: Db, space: Space, filters: ListFilters & { 
 }
 
 function filterWhere(space: Space, filters: ListFilters): SQL | undefined {
-  return and(eq(documents.space, space), isNull(documents.deletedAt), typeCondition(filters.type), categoryCondition(filters.category), searchCondition(filters.q));
+  return and(
+    eq(documents.space, space),
+    isNull(documents.deletedAt),
+    typeCondition(filters.type),
+    categoryCondition(filters.category),
+    searchCondition(filters.q),
+  );
 }
 
 /** Filters the document_counts counters can answer: none but a category. */
@@ -173,22 +220,37 @@ async function keptCounts(db: Db, space: Space, category?: string) {
   return db
     .select({ name: documentCounts.category, count: documentCounts.live })
     .from(documentCounts)
-    .where(and(eq(documentCounts.space, space), sql`${documentCounts.live} > 0`, key === undefined ? undefined : eq(documentCounts.category, key)))
+    .where(
+      and(
+        eq(documentCounts.space, space),
+        sql`${documentCounts.live} > 0`,
+        key === undefined ? undefined : eq(documentCounts.category, key),
+      ),
+    )
     .orderBy(asc(documentCounts.category));
 }
 
 /** How many live items match the filters (from the kept counters when only a category is chosen). */
 export async function countItems(db: Db, space: Space, filters: ListFilters = {}): Promise<number> {
-  if (countedByCategory(filters)) return (await keptCounts(db, space, filters.category)).reduce((n, r) => n + r.count, 0);
+  if (countedByCategory(filters))
+    return (await keptCounts(db, space, filters.category)).reduce((n, r) => n + r.count, 0);
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(documents).where(filterWhere(space, filters));
   return Number(row?.n ?? 0);
 }
 
 /** Item counts per category for the filters ('' = Uncategorized); from the kept counters when only a category is chosen. */
-export async function categoryCounts(db: Db, space: Space, filters: ListFilters = {}): Promise<{ name: string; count: number }[]> {
+export async function categoryCounts(
+  db: Db,
+  space: Space,
+  filters: ListFilters = {},
+): Promise<{ name: string; count: number }[]> {
   if (countedByCategory(filters)) return keptCounts(db, space, filters.category);
   const name = sql<string>`coalesce(nullif(${documents.category}, ''), '')`;
-  const rows = await db.select({ name, count: sql<number>`count(*)::int` }).from(documents).where(filterWhere(space, filters)).groupBy(name);
+  const rows = await db
+    .select({ name, count: sql<number>`count(*)::int` })
+    .from(documents)
+    .where(filterWhere(space, filters))
+    .groupBy(name);
   return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
 }
 

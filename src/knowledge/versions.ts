@@ -55,13 +55,22 @@ export interface RestoreOptions {
  * Makes the item match an earlier version as a NEW version ("Restored from version N"); no version is rewritten.
  * A deleted item is found (and so undeleted) only for users with knowledge.restore; for others it is 404.
  */
-export async function restoreVersion(db: Db, space: Space, id: string, versionId: string, actor: Actor, opts: RestoreOptions = {}): Promise<Item> {
+export async function restoreVersion(
+  db: Db,
+  space: Space,
+  id: string,
+  versionId: string,
+  actor: Actor,
+  opts: RestoreOptions = {},
+): Promise<Item> {
   if (!isUuid(versionId)) throw notFound('Version not found.');
   const actorId = actor?.id ?? null;
   await db.transaction(async (tx) => {
     const current = await lockRow(asDb(tx), space, id, can(actor, 'knowledge.restore'));
     if (opts.version !== undefined && opts.version !== current.version) {
-      throw conflict(`This item was changed by someone else (now version ${current.version}). Reload it and try again.`);
+      throw conflict(
+        `This item was changed by someone else (now version ${current.version}). Reload it and try again.`,
+      );
     }
     const [source] = await tx
       .select()
@@ -71,7 +80,14 @@ export async function restoreVersion(db: Db, space: Space, id: string, versionId
     const snap = { ...snapshotOf(current), ...(source.snapshot as object) } as ReturnType<typeof snapshotOf>;
     const [row] = await tx
       .update(documents)
-      .set({ ...snap, title: source.title, content: source.content, version: current.version + 1, deletedAt: null, updatedAt: new Date() })
+      .set({
+        ...snap,
+        title: source.title,
+        content: source.content,
+        version: current.version + 1,
+        deletedAt: null,
+        updatedAt: new Date(),
+      })
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(asDb(tx), row, actorId, `Restored from version ${source.version}`);

@@ -38,7 +38,8 @@ const MAX_DELAY_S = 3600;
 export const LEASE_MS = 15 * 60_000;
 
 /** Seconds to wait before retrying after `attempts` failures: 30 s × 2^(attempts-1), capped at 1 h. */
-export const retryDelaySeconds = (attempts: number) => Math.min(MAX_DELAY_S, BASE_DELAY_S * 2 ** Math.max(0, attempts - 1));
+export const retryDelaySeconds = (attempts: number) =>
+  Math.min(MAX_DELAY_S, BASE_DELAY_S * 2 ** Math.max(0, attempts - 1));
 
 interface Claimed {
   id: string;
@@ -84,7 +85,12 @@ const markSent = (db: Db, msg: Claimed) =>
   recordIfClaimed(db, msg, sql`status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = null`);
 
 /** Temporary failures are retried with backoff; a permanent one, or the 10th attempt, marks the message failed. */
-async function markFailed(db: Db, msg: Claimed, error: string, permanent: boolean): Promise<'failed' | 'retried' | 'lost'> {
+async function markFailed(
+  db: Db,
+  msg: Claimed,
+  error: string,
+  permanent: boolean,
+): Promise<'failed' | 'retried' | 'lost'> {
   const attempts = msg.attempts + 1;
   const final = permanent || attempts >= MAX_ATTEMPTS;
   const recorded = await recordIfClaimed(
@@ -104,7 +110,12 @@ async function markFailed(db: Db, msg: Claimed, error: string, permanent: boolea
  */
 function isPermanent(err: unknown): boolean {
   const { responseCode, command } = (err ?? {}) as { responseCode?: number; command?: string };
-  return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600 && (command === 'RCPT TO' || command === 'DATA');
+  return (
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode < 600 &&
+    (command === 'RCPT TO' || command === 'DATA')
+  );
 }
 
 /** Sends one claimed message and records the outcome, unless another runner has taken the message over ('lost'). */
@@ -115,7 +126,8 @@ async function deliverOne(deps: MailDeps, send: SendMail, msg: Claimed): Promise
   } catch (err) {
     const permanent = isPermanent(err);
     const outcome = await markFailed(deps.db, msg, err instanceof Error ? err.message : String(err), permanent);
-    if (outcome !== 'lost') deps.logger.warn({ err, mailId: msg.id, attempts: msg.attempts + 1, permanent, outcome }, 'mail delivery failed');
+    if (outcome !== 'lost')
+      deps.logger.warn({ err, mailId: msg.id, attempts: msg.attempts + 1, permanent, outcome }, 'mail delivery failed');
     return outcome;
   }
 }
@@ -135,7 +147,10 @@ export async function deliverDueMail(deps: MailDeps, opts: DeliverOptions = {}):
     if (!msg) break;
     const outcome = await deliverOne(deps, send, msg);
     if (outcome === 'lost') {
-      deps.logger.warn({ mailId: msg.id }, 'mail delivery: another runner took this message over before its result was recorded; result not recorded');
+      deps.logger.warn(
+        { mailId: msg.id },
+        'mail delivery: another runner took this message over before its result was recorded; result not recorded',
+      );
     } else {
       result[outcome]++;
     }

@@ -17,12 +17,22 @@ export interface MailItem {
   url: string;
 }
 
-const itemsText = (items: MailItem[]) => (items.length ? [...items.flatMap((i) => [`- ${i.text}`, `  ${i.url}`]), ''] : []);
+const itemsText = (items: MailItem[]) =>
+  items.length ? [...items.flatMap((i) => [`- ${i.text}`, `  ${i.url}`]), ''] : [];
 const itemsHtml = (items: MailItem[]) =>
-  items.length ? `<ul>\n${items.map((i) => `<li>${escapeHtml(i.text)}: <a href="${escapeHtml(i.url)}">${escapeHtml(i.url)}</a></li>`).join('\n')}\n</ul>` : '';
+  items.length
+    ? `<ul>\n${items.map((i) => `<li>${escapeHtml(i.text)}: <a href="${escapeHtml(i.url)}">${escapeHtml(i.url)}</a></li>`).join('\n')}\n</ul>`
+    : '';
 
 /** One message: greeting, paragraphs, a linked list, a call-to-action link, a closing note. */
-function compose(opts: { subject: string; greeting: string; paragraphs: string[]; items?: MailItem[]; action?: { label: string; url: string }; note?: string }): MailContent {
+function compose(opts: {
+  subject: string;
+  greeting: string;
+  paragraphs: string[];
+  items?: MailItem[];
+  action?: { label: string; url: string };
+  note?: string;
+}): MailContent {
   const { subject, greeting, paragraphs, items = [], action, note } = opts;
   const text = [
     greeting,
@@ -63,7 +73,9 @@ export function approvalRequestMail(p: { name: string; email: string; url: strin
   return compose({
     subject: `${PRODUCT_NAME}: new account awaiting approval (${p.email})`,
     greeting: 'Hello,',
-    paragraphs: [`${p.name} (${p.email}) has verified their email address and is waiting for an admin to approve the account.`],
+    paragraphs: [
+      `${p.name} (${p.email}) has verified their email address and is waiting for an admin to approve the account.`,
+    ],
     action: { label: 'Review pending accounts', url: p.url },
   });
 }
@@ -83,7 +95,9 @@ export function rejectedMail(p: { firstName?: string | null; url: string }): Mai
   return compose({
     subject: `Your ${PRODUCT_NAME} account request`,
     greeting: hello(p.firstName),
-    paragraphs: [`An admin has reviewed your ${PRODUCT_NAME} account request and did not approve it. Please contact support if you think this is a mistake.`],
+    paragraphs: [
+      `An admin has reviewed your ${PRODUCT_NAME} account request and did not approve it. Please contact support if you think this is a mistake.`,
+    ],
     action: { label: `Open ${PRODUCT_NAME}`, url: p.url },
   });
 }
@@ -93,14 +107,20 @@ export function passwordResetMail(p: { firstName?: string | null; url: string })
   return compose({
     subject: `Reset your ${PRODUCT_NAME} password`,
     greeting: hello(p.firstName),
-    paragraphs: [`Someone asked to reset the password of your ${PRODUCT_NAME} account. Choose a new password with the link below.`],
+    paragraphs: [
+      `Someone asked to reset the password of your ${PRODUCT_NAME} account. Choose a new password with the link below.`,
+    ],
     action: { label: 'Reset password', url: p.url },
     note: "This link expires in 1 hour and works once. If you didn't ask for it, you can ignore this email.",
   });
 }
 
 /** To the owner of an address someone tried to register again: sign in, or reset the password. */
-export function registrationAttemptMail(p: { firstName?: string | null; loginUrl: string; resetUrl: string }): MailContent {
+export function registrationAttemptMail(p: {
+  firstName?: string | null;
+  loginUrl: string;
+  resetUrl: string;
+}): MailContent {
   return compose({
     subject: `Someone tried to register with your email address on ${PRODUCT_NAME}`,
     greeting: hello(p.firstName),
@@ -136,15 +156,24 @@ export function statusHeadline(changes: Pick<ServerChangeLine, 'name' | 'to'>[])
   const down = changes.filter((c) => c.to === 'offline').length;
   const up = changes.length - down;
   if (changes.length === 1) return `${changes[0].name} ${down ? 'is offline' : 'is back online'}`;
-  return [down && `${down} server${down === 1 ? '' : 's'} offline`, up && `${up} back online`].filter(Boolean).join(', ');
+  return [down && `${down} server${down === 1 ? '' : 's'} offline`, up && `${up} back online`]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** "Server status changes": the servers of one health-check round that went offline or came back, one link each. */
-export function serverStatusMail(p: { firstName?: string | null; changes: ServerChangeLine[]; timeZone: string; settingsUrl: string }): MailContent {
+export function serverStatusMail(p: {
+  firstName?: string | null;
+  changes: ServerChangeLine[];
+  timeZone: string;
+  settingsUrl: string;
+}): MailContent {
   return compose({
     subject: `${PRODUCT_NAME}: ${statusHeadline(p.changes)}`,
     greeting: hello(p.firstName),
-    paragraphs: [`The latest health checks found ${p.changes.length === 1 ? 'this change' : 'these changes'} (times in ${p.timeZone}):`],
+    paragraphs: [
+      `The latest health checks found ${p.changes.length === 1 ? 'this change' : 'these changes'} (times in ${p.timeZone}):`,
+    ],
     items: p.changes.map((c) => ({ text: changeText(c), url: c.url })),
     note: `You receive this because Email notifications are on in your settings: ${p.settingsUrl}`,
   });
@@ -153,9 +182,18 @@ export function serverStatusMail(p: { firstName?: string | null; changes: Server
 export type SecurityEvent = 'password_changed' | 'password_reset' | 'sessions_revoked';
 
 const securityWhat: Record<SecurityEvent, { subject: string; what: string }> = {
-  password_changed: { subject: `Your ${PRODUCT_NAME} password was changed`, what: 'The password of your account was changed in Settings; your other sessions were signed out.' },
-  password_reset: { subject: `Your ${PRODUCT_NAME} password was reset`, what: 'The password of your account was reset with an e-mailed reset link; every session was signed out.' },
-  sessions_revoked: { subject: `Your other ${PRODUCT_NAME} sessions were signed out`, what: 'All sessions of your account except the one that asked were signed out.' },
+  password_changed: {
+    subject: `Your ${PRODUCT_NAME} password was changed`,
+    what: 'The password of your account was changed in Settings; your other sessions were signed out.',
+  },
+  password_reset: {
+    subject: `Your ${PRODUCT_NAME} password was reset`,
+    what: 'The password of your account was reset with an e-mailed reset link; every session was signed out.',
+  },
+  sessions_revoked: {
+    subject: `Your other ${PRODUCT_NAME} sessions were signed out`,
+    what: 'All sessions of your account except the one that asked were signed out.',
+  },
 };
 
 /** A security alert: what happened, when (reader's timezone), from where if known, and what to do if it was not them. */
@@ -171,7 +209,9 @@ export function securityAlertMail(p: {
   settingsUrl: string;
 }): MailContent {
   const { subject, what } = securityWhat[p.event];
-  const from = [p.ip && `IP address ${p.ip}`, p.userAgent && `browser "${p.userAgent.slice(0, 200)}"`].filter(Boolean).join(', ');
+  const from = [p.ip && `IP address ${p.ip}`, p.userAgent && `browser "${p.userAgent.slice(0, 200)}"`]
+    .filter(Boolean)
+    .join(', ');
   return compose({
     subject,
     greeting: hello(p.firstName),

@@ -46,7 +46,10 @@ type SocketCallback = (err: Error | null, socketOptions?: { connection: net.Sock
 
 /** Opens the TCP connection for nodemailer (it does TLS, implicit or STARTTLS, on top) within `connectMs`. */
 function openSocket(options: SMTPTransport.Options, connectMs: number, callback: SocketCallback): net.Socket {
-  const socket = net.connect({ host: options.host || 'localhost', port: Number(options.port) || (options.secure ? 465 : 587) });
+  const socket = net.connect({
+    host: options.host || 'localhost',
+    port: Number(options.port) || (options.secure ? 465 : 587),
+  });
   let answered = false;
   const answer: SocketCallback = (err, socketOptions) => {
     if (answered) return;
@@ -55,7 +58,10 @@ function openSocket(options: SMTPTransport.Options, connectMs: number, callback:
     socket.removeListener('error', answer); // once connected, nodemailer handles the socket's errors
     callback(err, socketOptions);
   };
-  const timer = setTimeout(() => socket.destroy(Object.assign(new Error('SMTP connection timeout'), { code: 'ETIMEDOUT' })), connectMs);
+  const timer = setTimeout(
+    () => socket.destroy(Object.assign(new Error('SMTP connection timeout'), { code: 'ETIMEDOUT' })),
+    connectMs,
+  );
   socket.once('error', answer);
   socket.once('close', () => answer(new Error('SMTP connection closed')));
   socket.once('connect', () => answer(null, { connection: socket }));
@@ -99,18 +105,39 @@ async function sendWithin(smtpUrl: string, limits: SmtpTimeouts, mail: Mail.Opti
  * Sends through SMTP_URL with nodemailer (within `limits`), or, without SMTP, writes .eml + .txt files into
  * DATA_DIR/mail and logs the links.
  */
-export function mailSender(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, logger: Logger, limits = SMTP_TIMEOUTS): SendMail {
+export function mailSender(
+  config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>,
+  logger: Logger,
+  limits = SMTP_TIMEOUTS,
+): SendMail {
   const { smtpUrl, mailFrom } = config;
   if (smtpUrl) {
-    return (m) => sendWithin(smtpUrl, limits, { from: mailFrom, to: m.to, subject: m.subject, text: m.text, html: m.html, messageId: `<${m.id}@ops-hub>` });
+    return (m) =>
+      sendWithin(smtpUrl, limits, {
+        from: mailFrom,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        messageId: `<${m.id}@ops-hub>`,
+      });
   }
   const dir = path.resolve(config.dataDir, 'mail');
   return async (m) => {
-    const info = await fileBuilder.sendMail({ from: mailFrom, to: m.to, subject: m.subject, text: m.text, html: m.html });
+    const info = await fileBuilder.sendMail({
+      from: mailFrom,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+    });
     const base = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${m.id}`);
     await mkdir(dir, { recursive: true });
     await writeFile(`${base}.eml`, info.message as Buffer);
     await writeFile(`${base}.txt`, `To: ${m.to}\nSubject: ${m.subject}\n\n${m.text}\n`);
-    logger.info({ to: m.to, subject: m.subject, file: `${base}.eml`, links: linksIn(m.text) }, 'mail written to file (SMTP_URL is not set)');
+    logger.info(
+      { to: m.to, subject: m.subject, file: `${base}.eml`, links: linksIn(m.text) },
+      'mail written to file (SMTP_URL is not set)',
+    );
   };
 }

@@ -5,7 +5,9 @@ import { requireUser } from '../http/session';
 import { validate } from '../http/validate';
 import { renderMarkdown } from './render';
 
-const renderInput = z.object({ content: z.string({ error: 'content must be text.' }).max(5 * 1024 * 1024, 'content is too large.') });
+const renderInput = z.object({
+  content: z.string({ error: 'content must be text.' }).max(5 * 1024 * 1024, 'content is too large.'),
+});
 
 /** POST /api/markdown/render {content} → {html}: the editor's Preview renders exactly as the server does. */
 export function markdownApi() {

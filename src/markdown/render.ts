@@ -5,9 +5,11 @@ const marked = new Marked({ gfm: true, breaks: false });
 
 const SAFE_DATA_IMAGE = /^data:image\/(png|jpe?g|gif|webp);base64,[a-z0-9+/=\s]+$/i;
 /** `<!-- width=300px height=auto -->` right before an inline image: its display size. */
-const SIZED_IMAGE = /<!--\s*width\s*=\s*"?([\w.%]+)"?\s+height\s*=\s*"?([\w.%]+)"?\s*-->[ \t]*\r?\n?[ \t]*!\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"([^"\n]*)")?\s*\)/g;
+const SIZED_IMAGE =
+  /<!--\s*width\s*=\s*"?([\w.%]+)"?\s+height\s*=\s*"?([\w.%]+)"?\s*-->[ \t]*\r?\n?[ \t]*!\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"([^"\n]*)")?\s*\)/g;
 
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A size from the comment as an attribute value: "300px" → "300", "auto"/other → none. */
 function sizeAttr(name: string, value: string): string {
@@ -58,7 +60,12 @@ const options: sanitizeHtml.IOptions = {
       return { tagName, attribs: { ...(badData ? rest : attribs), loading: 'lazy' } };
     },
     input: (tagName, attribs) =>
-      attribs.type === 'checkbox' ? { tagName, attribs: { type: 'checkbox', disabled: '', ...(attribs.checked !== undefined ? { checked: '' } : {}) } } : { tagName: 'span', attribs: {} },
+      attribs.type === 'checkbox'
+        ? {
+            tagName,
+            attribs: { type: 'checkbox', disabled: '', ...(attribs.checked !== undefined ? { checked: '' } : {}) },
+          }
+        : { tagName: 'span', attribs: {} },
   },
   exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
 };

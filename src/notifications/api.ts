@@ -21,15 +21,21 @@ const serviceWorker = readFileSync(path.resolve(import.meta.dirname, '../../stat
 /** GET /sw.js and the browser's push subscription: POST stores it and turns Push on, DELETE turns Push off. */
 export function notificationRoutes() {
   const app = new Hono<AppEnv>();
-  app.get('/sw.js', publicRoute(), (c) => c.body(serviceWorker, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }));
+  app.get('/sw.js', publicRoute(), (c) =>
+    c.body(serviceWorker, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }),
+  );
 
   app.use('/api/notifications/*', requireUser());
   app.post('/api/notifications/push-subscription', validate('json', pushSubscriptionInput), async (c) => {
     if (!c.var.deps.config.push) {
-      throw conflict('Push notifications are not set up on this server: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT are not set.', 'push_not_configured');
+      throw conflict(
+        'Push notifications are not set up on this server: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT are not set.',
+        'push_not_configured',
+      );
     }
     const subscription = c.req.valid('json');
-    if (!isPushService(subscription.endpoint, c.var.deps.config.pushServiceHosts)) throw badRequest('endpoint is not a browser push service.');
+    if (!isPushService(subscription.endpoint, c.var.deps.config.pushServiceHosts))
+      throw badRequest('endpoint is not a browser push service.');
     await subscribePush(c.var.deps.db, c.var.user!.id, subscription, c.req.header('user-agent'));
     return c.json({ message: 'Push notifications are on for this browser.' }, 201);
   });

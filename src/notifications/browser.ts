@@ -5,7 +5,8 @@
  */
 const API = '/api/notifications/push-subscription';
 
-const fromBase64url = (s: string) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (ch) => ch.charCodeAt(0));
+const fromBase64url = (s: string) =>
+  Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (ch) => ch.charCodeAt(0));
 
 /** True when the subscription was made with this key (a changed VAPID key needs a new subscription). */
 function sameKey(sub: PushSubscription, key: Uint8Array): boolean {
@@ -26,9 +27,11 @@ async function call(method: 'POST' | 'DELETE', body?: unknown): Promise<string> 
 }
 
 async function subscribe(publicKey: string): Promise<string> {
-  if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error('This browser does not support push notifications.');
+  if (!('serviceWorker' in navigator) || !('PushManager' in window))
+    throw new Error('This browser does not support push notifications.');
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error('Notifications are not allowed for this site: allow them in the browser to turn this on.');
+  if (permission !== 'granted')
+    throw new Error('Notifications are not allowed for this site: allow them in the browser to turn this on.');
   const registration = await navigator.serviceWorker.register('/sw.js');
   await navigator.serviceWorker.ready;
   const key = fromBase64url(publicKey);

@@ -21,13 +21,19 @@ export interface PushMessage {
 }
 
 /** A push service answering 404 or 410 says the subscription no longer exists. */
-const isGone = (err: unknown) => err instanceof webpush.WebPushError && (err.statusCode === 404 || err.statusCode === 410);
+const isGone = (err: unknown) =>
+  err instanceof webpush.WebPushError && (err.statusCode === 404 || err.statusCode === 410);
 
 /**
  * Sends the message to each subscription as an encrypted Web Push request (aes128gcm, VAPID-signed).
  * Returns how many push services accepted it and the endpoints that are gone; other failures are logged.
  */
-export async function sendPushes(vapid: VapidConfig, targets: PushTarget[], message: PushMessage, logger: Logger): Promise<{ sent: number; gone: string[] }> {
+export async function sendPushes(
+  vapid: VapidConfig,
+  targets: PushTarget[],
+  message: PushMessage,
+  logger: Logger,
+): Promise<{ sent: number; gone: string[] }> {
   const result = { sent: 0, gone: [] as string[] };
   const payload = JSON.stringify(message);
   await Promise.all(

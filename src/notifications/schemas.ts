@@ -2,7 +2,10 @@ import { z } from 'zod';
 
 /** base64url that decodes to exactly `bytes` bytes. */
 const base64url = (bytes: number, message: string) =>
-  z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/, message).refine((v) => Buffer.from(v, 'base64url').length === bytes, message);
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, message)
+    .refine((v) => Buffer.from(v, 'base64url').length === bytes, message);
 
 /** A browser's PushSubscription.toJSON(): the push service endpoint (https) and its encryption keys. */
 export const pushSubscriptionInput = z.object({

@@ -40,7 +40,15 @@ function statusPushTargets(db: Db): Promise<PushTarget[]> {
 
 /** Names a round by the checks that saw its changes: a retried round with the same changes gets the same key. */
 const roundKey = (changes: StatusChange[]) =>
-  createHash('sha256').update(changes.map((c) => c.checkId).sort().join(',')).digest('hex').slice(0, 24);
+  createHash('sha256')
+    .update(
+      changes
+        .map((c) => c.checkId)
+        .sort()
+        .join(','),
+    )
+    .digest('hex')
+    .slice(0, 24);
 
 const serverUrl = (appUrl: string, c: StatusChange) => `${appUrl}/infrastructure/${c.serverId}`;
 
@@ -54,7 +62,12 @@ export async function queueServerStatusMails(db: Db, appUrl: string, changes: St
   const recipients = await statusMailRecipients(db);
   for (const r of recipients) {
     const lines = changes.map((c) => ({ ...c, when: formatDateTime(c.at, r.timezone), url: serverUrl(appUrl, c) }));
-    const mail = serverStatusMail({ firstName: r.firstName, changes: lines, timeZone: r.timezone, settingsUrl: `${appUrl}/settings` });
+    const mail = serverStatusMail({
+      firstName: r.firstName,
+      changes: lines,
+      timeZone: r.timezone,
+      settingsUrl: `${appUrl}/settings`,
+    });
     await enqueueMail(db, { dedupeKey: `server-status:${r.id}:${round}`, to: r.email, ...mail });
   }
   return recipients.length;
@@ -62,7 +75,9 @@ export async function queueServerStatusMails(db: Db, appUrl: string, changes: St
 
 /** The push of a round: the headline, a line per server (at most five), and the server (or the list) to open. */
 function statusPush(appUrl: string, changes: StatusChange[]): PushMessage {
-  const lines = changes.slice(0, 5).map((c) => `${c.name} (${c.environment}): ${c.to === 'offline' ? 'offline' : 'back online'}`);
+  const lines = changes
+    .slice(0, 5)
+    .map((c) => `${c.name} (${c.environment}): ${c.to === 'offline' ? 'offline' : 'back online'}`);
   if (changes.length > 5) lines.push(`and ${changes.length - 5} more`);
   const url = changes.length === 1 ? serverUrl(appUrl, changes[0]) : `${appUrl}/infrastructure`;
   return { title: `Ops Hub: ${statusHeadline(changes)}`, body: lines.join('\n'), url, tag: 'server-status' };
@@ -92,9 +107,17 @@ export interface ClientInfo {
  * Queues a security alert to the user unless they switched Security alerts off (on by default).
  * Pass the transaction of the change, so the alert is sent exactly when the change is made.
  */
-export async function queueSecurityAlert(db: Db, p: { appUrl: string; userId: string; event: SecurityEvent; client?: ClientInfo; at?: Date }): Promise<boolean> {
+export async function queueSecurityAlert(
+  db: Db,
+  p: { appUrl: string; userId: string; event: SecurityEvent; client?: ClientInfo; at?: Date },
+): Promise<boolean> {
   const [u] = await db
-    .select({ email: users.email, firstName: users.firstName, on: sql<boolean>`coalesce(${userPreferences.securityAlerts}, true)`, timezone: tz })
+    .select({
+      email: users.email,
+      firstName: users.firstName,
+      on: sql<boolean>`coalesce(${userPreferences.securityAlerts}, true)`,
+      timezone: tz,
+    })
     .from(users)
     .leftJoin(userPreferences, eq(userPreferences.userId, users.id))
     .where(eq(users.id, p.userId))
@@ -126,8 +149,19 @@ async function setPushSwitch(db: Db, userId: string, on: boolean) {
 }
 
 /** Stores this browser's subscription for the user (a re-subscribing browser updates its row) and turns Push on. */
-export async function subscribePush(db: Db, userId: string, sub: PushSubscriptionInput, userAgent?: string): Promise<void> {
-  const row = { userId, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, userAgent: userAgent?.slice(0, 300) ?? null };
+export async function subscribePush(
+  db: Db,
+  userId: string,
+  sub: PushSubscriptionInput,
+  userAgent?: string,
+): Promise<void> {
+  const row = {
+    userId,
+    endpoint: sub.endpoint,
+    p256dh: sub.keys.p256dh,
+    auth: sub.keys.auth,
+    userAgent: userAgent?.slice(0, 300) ?? null,
+  };
   await db.transaction(async (tx) => {
     await tx.insert(pushSubscriptions).values(row).onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: row });
     await setPushSwitch(tx as unknown as Db, userId, true);

@@ -13,14 +13,20 @@ import { signUploadUrl, verifyUploadUrl } from './signing';
 import { declaredTypeMatches, sniffImage } from './sniff';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-const ID_IN_URL = /\/(?:api\/objects\/put|objects)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[?#]|$)/i;
+const ID_IN_URL =
+  /\/(?:api\/objects\/put|objects)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[?#]|$)/i;
 
 const aclInput = z.object({
   imageURL: z.string({ error: 'imageURL is required.' }).min(1, 'imageURL is required.').max(2000),
   visibility: z.enum(['public', 'private'], { error: 'visibility must be public or private.' }).default('public'),
 });
 
-const imageLimit = bodyLimit({ maxSize: MAX_IMAGE_BYTES, onError: () => { throw tooLarge('Images can be at most 10 MB.'); } });
+const imageLimit = bodyLimit({
+  maxSize: MAX_IMAGE_BYTES,
+  onError: () => {
+    throw tooLarge('Images can be at most 10 MB.');
+  },
+});
 
 /** The image PUT: bytes under their own 10 MB limit, so the app's 5 MB body limit and text checks skip it. */
 export const isImageUpload = (path: string) => path.startsWith('/api/objects/put/');
@@ -33,25 +39,31 @@ export function objectRoutes() {
     c.json({ uploadURL: signUploadUrl(c.var.deps.secret, randomUUID(), c.var.user!.id) }),
   );
 
-  app.put('/api/objects/put/:id', requireUser(), async (c, next) => {
-    const id = c.req.param('id');
-    const { exp, sig } = c.req.query();
-    if (!isUuid(id) || !verifyUploadUrl(c.var.deps.secret, id, c.var.user!.id, exp, sig)) {
-      throw forbidden('This upload URL is invalid or has expired.', 'bad_upload_url');
-    }
-    const length = Number(c.req.header('content-length'));
-    if (length > MAX_IMAGE_BYTES) throw tooLarge('Images can be at most 10 MB.');
-    await next();
-  }, imageLimit, async (c) => {
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
-    const type = sniffImage(bytes);
-    if (!type) throw unsupportedMedia('Only PNG, JPEG, GIF and WebP images can be uploaded.');
-    if (!declaredTypeMatches(c.req.header('content-type'), type)) {
-      throw unsupportedMedia(`The file is ${type}, not ${c.req.header('content-type')}.`);
-    }
-    await saveObject(c.var.deps.db, c.req.param('id'), c.var.user!.id, type, bytes);
-    return c.json({ id: c.req.param('id'), contentType: type, size: bytes.byteLength });
-  });
+  app.put(
+    '/api/objects/put/:id',
+    requireUser(),
+    async (c, next) => {
+      const id = c.req.param('id');
+      const { exp, sig } = c.req.query();
+      if (!isUuid(id) || !verifyUploadUrl(c.var.deps.secret, id, c.var.user!.id, exp, sig)) {
+        throw forbidden('This upload URL is invalid or has expired.', 'bad_upload_url');
+      }
+      const length = Number(c.req.header('content-length'));
+      if (length > MAX_IMAGE_BYTES) throw tooLarge('Images can be at most 10 MB.');
+      await next();
+    },
+    imageLimit,
+    async (c) => {
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      const type = sniffImage(bytes);
+      if (!type) throw unsupportedMedia('Only PNG, JPEG, GIF and WebP images can be uploaded.');
+      if (!declaredTypeMatches(c.req.header('content-type'), type)) {
+        throw unsupportedMedia(`The file is ${type}, not ${c.req.header('content-type')}.`);
+      }
+      await saveObject(c.var.deps.db, c.req.param('id'), c.var.user!.id, type, bytes);
+      return c.json({ id: c.req.param('id'), contentType: type, size: bytes.byteLength });
+    },
+  );
 
   app.put('/api/objects/acl', requireUser(), validate('json', aclInput), async (c) => {
     const { imageURL, visibility } = c.req.valid('json');

@@ -17,10 +17,18 @@ export interface StoredObject {
 }
 
 /** Stores an uploaded image (private until its ACL is set); 409 when the id was already used. */
-export async function saveObject(db: Db, id: string, ownerId: string, type: ImageType, data: Uint8Array): Promise<void> {
+export async function saveObject(
+  db: Db,
+  id: string,
+  ownerId: string,
+  type: ImageType,
+  data: Uint8Array,
+): Promise<void> {
   const [existing] = await db.select({ id: objects.id }).from(objects).where(eq(objects.id, id));
   if (existing) throw conflict('This upload URL has already been used.');
-  await db.insert(objects).values({ id, ownerId, contentType: type, size: data.byteLength, data: Buffer.from(data), visibility: 'private' });
+  await db
+    .insert(objects)
+    .values({ id, ownerId, contentType: type, size: data.byteLength, data: Buffer.from(data), visibility: 'private' });
 }
 
 /** Sets who may see an object (policy: image.visibility, its owner or an admin). Returns its serving path. */

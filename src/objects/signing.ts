@@ -13,7 +13,14 @@ export function signUploadUrl(secret: string, id: string, ownerId: string, now =
 }
 
 /** True when the signature matches this id and user and has not expired. */
-export function verifyUploadUrl(secret: string, id: string, ownerId: string, exp: string | undefined, sig: string | undefined, now = Date.now()): boolean {
+export function verifyUploadUrl(
+  secret: string,
+  id: string,
+  ownerId: string,
+  exp: string | undefined,
+  sig: string | undefined,
+  now = Date.now(),
+): boolean {
   const expiry = Number(exp);
   if (!sig || !Number.isInteger(expiry) || expiry * 1000 < now) return false;
   const expected = Buffer.from(sign(secret, id, expiry, ownerId));

@@ -21,12 +21,19 @@ function htmlTable(head: string[], rows: string[][]): string {
 
 function textTable(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
 /** The daily health report e-mail: a plain-text part and a simple HTML table per section. */
-export function healthReportMail(report: HealthReport, opts: { appUrl: string; firstName?: string | null; timeZone: string }): ReportMail {
+export function healthReportMail(
+  report: HealthReport,
+  opts: { appUrl: string; firstName?: string | null; timeZone: string },
+): ReportMail {
   const tz = opts.timeZone;
   const sections = reportSections(report, tz);
   const url = `${opts.appUrl}/reports/health`;
@@ -50,7 +57,10 @@ export function healthReportMail(report: HealthReport, opts: { appUrl: string; f
 <p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(intro)}</p>
 ${sections
-  .map((s) => `<h2 style="font-size:15px;margin:16px 0 6px">${escapeHtml(s.title)}</h2>\n${s.rows.length ? htmlTable(s.head, s.rows) : `<p>${escapeHtml(s.empty)}</p>`}`)
+  .map(
+    (s) =>
+      `<h2 style="font-size:15px;margin:16px 0 6px">${escapeHtml(s.title)}</h2>\n${s.rows.length ? htmlTable(s.head, s.rows) : `<p>${escapeHtml(s.empty)}</p>`}`,
+  )
   .join('\n')}
 <p><a href="${escapeHtml(url)}">Open the full report</a></p>
 <p style="font-size:12px;color:#6b7280">You receive this because you are an administrator or switched on health reports in your settings.</p>

@@ -29,7 +29,11 @@ export function reportSections(report: HealthReport, timeZone: string): ReportSe
       title: 'Servers by environment and status',
       head: ['Environment', 'Total', ...serverStatuses.map(cap)],
       rows: [
-        ...report.byEnvironment.map((e) => [cap(e.environment), String(e.total), ...serverStatuses.map((s) => String(e.byStatus[s]))]),
+        ...report.byEnvironment.map((e) => [
+          cap(e.environment),
+          String(e.total),
+          ...serverStatuses.map((s) => String(e.byStatus[s])),
+        ]),
         ['All', String(report.total), ...serverStatuses.map((s) => String(report.byStatus[s]))],
       ],
       empty: 'No servers.',
@@ -38,7 +42,14 @@ export function reportSections(report: HealthReport, timeZone: string): ReportSe
       id: 'changed',
       title: 'Changed state since the last report',
       head: ['Server', 'Environment', 'From', 'Now', 'Changes', 'Last change'],
-      rows: report.changed.map((c) => [c.name, c.environment, c.from ?? 'unknown', c.status, String(c.changes), when(c.lastChangedAt)]),
+      rows: report.changed.map((c) => [
+        c.name,
+        c.environment,
+        c.from ?? 'unknown',
+        c.status,
+        String(c.changes),
+        when(c.lastChangedAt),
+      ]),
       empty: 'No server changed state.',
     },
     {
@@ -59,7 +70,12 @@ export function reportSections(report: HealthReport, timeZone: string): ReportSe
       id: 'stale-metrics',
       title: 'Stale metrics (reachable, no metrics for over an hour)',
       head: ['Server', 'Environment', 'Status', 'Metrics updated'],
-      rows: report.staleMetrics.map((s) => [s.name, s.environment, s.status, s.metricsUpdatedAt ? when(s.metricsUpdatedAt) : 'Never']),
+      rows: report.staleMetrics.map((s) => [
+        s.name,
+        s.environment,
+        s.status,
+        s.metricsUpdatedAt ? when(s.metricsUpdatedAt) : 'Never',
+      ]),
       empty: 'Every reachable server reported metrics within the hour.',
     },
   ];

@@ -22,9 +22,17 @@ export interface StateChange extends ServerRef {
   changes: number;
   lastChangedAt: Date;
 }
-export interface OfflineServer extends ServerRef { offlineSince: Date | null }
-export interface HighUsageServer extends ServerRef { cpu: number; memory: number; disk: number }
-export interface StaleServer extends ServerRef { metricsUpdatedAt: Date | null }
+export interface OfflineServer extends ServerRef {
+  offlineSince: Date | null;
+}
+export interface HighUsageServer extends ServerRef {
+  cpu: number;
+  memory: number;
+  disk: number;
+}
+export interface StaleServer extends ServerRef {
+  metricsUpdatedAt: Date | null;
+}
 
 export interface HealthReport {
   generatedAt: Date;
@@ -74,11 +82,21 @@ async function changedSince(db: Db, since: Date): Promise<StateChange[]> {
         join servers s on s.id = c.server_id
         order by c.last_changed_at desc, s.name limit ${LIST_LIMIT}`,
   );
-  return rows.map((r) => ({ ...ref(r), from: (r.from_status as ServerStatus) ?? null, changes: Number(r.changes), lastChangedAt: asDate(r.last_changed_at)! }));
+  return rows.map((r) => ({
+    ...ref(r),
+    from: (r.from_status as ServerStatus) ?? null,
+    changes: Number(r.changes),
+    lastChangedAt: asDate(r.last_changed_at)!,
+  }));
 }
 
 function ref(r: Record<string, unknown>): ServerRef {
-  return { id: String(r.id), name: String(r.name), environment: r.environment as Environment, status: r.status as ServerStatus };
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    environment: r.environment as Environment,
+    status: r.status as ServerStatus,
+  };
 }
 
 async function offlineLong(db: Db, now: Date): Promise<OfflineServer[]> {
@@ -100,7 +118,12 @@ async function highUsage(db: Db): Promise<HighUsageServer[]> {
           and (cpu_usage >= ${HIGH_USAGE_PERCENT} or memory_usage >= ${HIGH_USAGE_PERCENT} or disk_usage >= ${HIGH_USAGE_PERCENT})
         order by greatest(cpu_usage, memory_usage, disk_usage) desc, name limit ${LIST_LIMIT}`,
   );
-  return rows.map((r) => ({ ...ref(r), cpu: Number(r.cpu_usage), memory: Number(r.memory_usage), disk: Number(r.disk_usage) }));
+  return rows.map((r) => ({
+    ...ref(r),
+    cpu: Number(r.cpu_usage),
+    memory: Number(r.memory_usage),
+    disk: Number(r.disk_usage),
+  }));
 }
 
 async function staleMetrics(db: Db, now: Date): Promise<StaleServer[]> {
@@ -117,8 +140,15 @@ async function staleMetrics(db: Db, now: Date): Promise<StaleServer[]> {
 /** The fleet summary; "changed" covers the time since the last successful report run (or the last 24 hours). */
 export async function buildHealthReport(db: Db, opts: { now?: Date; since?: Date } = {}): Promise<HealthReport> {
   const now = opts.now ?? new Date();
-  const since = opts.since ?? (await lastSuccessfulRunStart(db, HEALTH_REPORT_JOB)) ?? new Date(now.getTime() - DEFAULT_WINDOW_MS);
-  const [c, changed, offline, high, stale] = [await counts(db), await changedSince(db, since), await offlineLong(db, now), await highUsage(db), await staleMetrics(db, now)];
+  const since =
+    opts.since ?? (await lastSuccessfulRunStart(db, HEALTH_REPORT_JOB)) ?? new Date(now.getTime() - DEFAULT_WINDOW_MS);
+  const [c, changed, offline, high, stale] = [
+    await counts(db),
+    await changedSince(db, since),
+    await offlineLong(db, now),
+    await highUsage(db),
+    await staleMetrics(db, now),
+  ];
   return { generatedAt: now, since, ...c, changed, offlineLong: offline, highUsage: high, staleMetrics: stale };
 }
 

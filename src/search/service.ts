@@ -23,7 +23,10 @@ interface ServerRow {
 /** Plain text for a result line: markdown marks and runs of white space removed. */
 const plain = (s: string | null, max = 160) => {
   if (!s) return null;
-  const text = s.replace(/[#*_`>[\]!|-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = s
+    .replace(/[#*_`>[\]!|-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text || null;
 };
 

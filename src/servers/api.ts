@@ -29,7 +29,8 @@ const sessionOrToken = (): MiddlewareHandler<AppEnv> =>
     const header = c.req.header('authorization');
     if (header) {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
-      if (!match || !(await verifyApiToken(c.var.deps.db, match[1]))) throw unauthorized('Invalid or revoked API token.');
+      if (!match || !(await verifyApiToken(c.var.deps.db, match[1])))
+        throw unauthorized('Invalid or revoked API token.');
       return next();
     }
     authorize(c.var.user, 'app.use');
@@ -39,7 +40,11 @@ const sessionOrToken = (): MiddlewareHandler<AppEnv> =>
 /** The whole list from the cache: 304 on a matching ETag, the stored gzip when the client takes it. */
 async function sendServerList(c: Context<AppEnv>): Promise<Response> {
   const body = await cachedServerList(c.var.deps.db);
-  const headers: Record<string, string> = { ETag: body.etag, 'Cache-Control': 'private, no-cache', Vary: 'Accept-Encoding, Cookie' };
+  const headers: Record<string, string> = {
+    ETag: body.etag,
+    'Cache-Control': 'private, no-cache',
+    Vary: 'Accept-Encoding, Cookie',
+  };
   if (c.req.header('if-none-match') === body.etag) return new Response(null, { status: 304, headers });
   headers['Content-Type'] = 'application/json';
   if (/\bgzip\b(?!\s*;\s*q=0(?:\.0+)?\b)/i.test(c.req.header('accept-encoding') ?? '')) {
@@ -74,7 +79,9 @@ function serversApi() {
     if (filters.q || filters.environment || filters.status) return c.json(await listServers(c.var.deps.db, filters));
     return sendServerList(c);
   });
-  app.post('/', validate('json', serverInput), async (c) => c.json(await createServer(c.var.deps.db, c.req.valid('json'), actor(c)), 201));
+  app.post('/', validate('json', serverInput), async (c) =>
+    c.json(await createServer(c.var.deps.db, c.req.valid('json'), actor(c)), 201),
+  );
   app.get('/:id', async (c) => c.json(await requireServer(c.var.deps.db, c.req.param('id'))));
   app.put('/:id', validate('json', serverInput), async (c) =>
     c.json(await updateServer(c.var.deps.db, c.req.param('id'), c.req.valid('json'), actor(c))),
@@ -105,7 +112,9 @@ function tokensApi() {
   const app = new Hono<AppEnv>();
   app.use('*', allow('tokens.manage'));
   app.get('/', async (c) => c.json(await listApiTokens(c.var.deps.db)));
-  app.post('/', validate('json', tokenInput), async (c) => c.json(await createApiToken(c.var.deps.db, c.req.valid('json').name, c.var.user!.id), 201));
+  app.post('/', validate('json', tokenInput), async (c) =>
+    c.json(await createApiToken(c.var.deps.db, c.req.valid('json').name, c.var.user!.id), 201),
+  );
   app.delete('/:id', async (c) => {
     await revokeApiToken(c.var.deps.db, c.req.param('id'), c.var.user!.id);
     return c.json({ message: 'Token revoked.' });

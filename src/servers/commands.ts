@@ -47,7 +47,10 @@ export async function checkServer(deps: CheckDeps, serverId: string, actorId: st
  * `signal` (shutdown) ends the round early; what it found is announced all the same. `sendMailNow` sends the
  * e-mails at once (a person is waiting); otherwise the mail job does.
  */
-export async function checkAll(deps: CheckDeps, opts: { signal?: AbortSignal; sendMailNow?: boolean } = {}): Promise<CheckAllSummary & { announced: Announced }> {
+export async function checkAll(
+  deps: CheckDeps,
+  opts: { signal?: AbortSignal; sendMailNow?: boolean } = {},
+): Promise<CheckAllSummary & { announced: Announced }> {
   const round = await checkAllServers(deps.db, { concurrency: 20, signal: opts.signal });
   const announced = await announceStatusChanges(deps);
   if (announced.emails && opts.sendMailNow) deliverMailSoon(deps);

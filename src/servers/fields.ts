@@ -35,7 +35,13 @@ export const OPERATING_SYSTEMS = [
   'Debian 12',
 ] as const;
 export const SERVER_TYPES = ['virtual', 'physical'] as const;
-export const HARDWARE_MODELS = ['Lenovo SR650 V1', 'Lenovo SR650 V2', 'Lenovo SR650 V3', 'Lenovo M5', 'Lenovo M4'] as const;
+export const HARDWARE_MODELS = [
+  'Lenovo SR650 V1',
+  'Lenovo SR650 V2',
+  'Lenovo SR650 V3',
+  'Lenovo M5',
+  'Lenovo M4',
+] as const;
 
 /** Spec §9: table columns and which are shown by default. */
 export const SERVER_COLUMNS = [
@@ -86,7 +92,8 @@ export type Server = {
   updatedAt: string;
 };
 
-export const HOSTNAME = /^(?=.{1,255}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/;
+export const HOSTNAME =
+  /^(?=.{1,255}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/;
 
 export interface ServerFilters {
   q?: string;
@@ -136,7 +143,19 @@ export function matchesServer(s: Server, f: ServerFilters): boolean {
   if (f.status && s.status !== f.status) return false;
   const q = f.q?.trim().toLowerCase();
   if (!q) return true;
-  const fields = [s.name, s.ipAddress, s.hostname, s.domain, s.operatingSystem, s.primaryFunction, s.secondaryFunction, s.tertiaryFunction, s.teamOwner, s.serverLocation, s.keyContacts];
+  const fields = [
+    s.name,
+    s.ipAddress,
+    s.hostname,
+    s.domain,
+    s.operatingSystem,
+    s.primaryFunction,
+    s.secondaryFunction,
+    s.tertiaryFunction,
+    s.teamOwner,
+    s.serverLocation,
+    s.keyContacts,
+  ];
   return fields.some((v) => v?.toLowerCase().includes(q));
 }
 
@@ -181,13 +200,19 @@ export const MESSAGES = {
   tooLong: (label: string, max: number) => `${label} must be at most ${max} characters.`,
 };
 
-export type ServerFormData = Omit<Server, 'id' | 'cpuUsage' | 'memoryUsage' | 'diskUsage' | 'uptime' | 'lastHealthCheck' | 'createdAt' | 'updatedAt'>;
+export type ServerFormData = Omit<
+  Server,
+  'id' | 'cpuUsage' | 'memoryUsage' | 'diskUsage' | 'uptime' | 'lastHealthCheck' | 'createdAt' | 'updatedAt'
+>;
 
 /**
  * The server form's rules without zod (the island's check; the API checks the same rules with
  * schemas.ts serverInput). Returns the cleaned data or the first problem per field.
  */
-export function checkServerForm(form: Record<string, string | undefined>): { data: ServerFormData | null; errors: Record<string, string> } {
+export function checkServerForm(form: Record<string, string | undefined>): {
+  data: ServerFormData | null;
+  errors: Record<string, string>;
+} {
   const errors: Record<string, string> = {};
   const val = (k: string) => (form[k] ?? '').trim();
   const opt = (k: string) => val(k) || null;
@@ -195,7 +220,8 @@ export function checkServerForm(form: Record<string, string | undefined>): { dat
   if (!name) errors.name = MESSAGES.nameRequired;
   else if (name.length > 100) errors.name = MESSAGES.nameLong;
   const hostname = opt('hostname');
-  if (hostname && (hostname.length > 255 || !HOSTNAME.test(hostname))) errors.hostname = hostname.length > 255 ? MESSAGES.tooLong('Hostname', 255) : MESSAGES.hostname;
+  if (hostname && (hostname.length > 255 || !HOSTNAME.test(hostname)))
+    errors.hostname = hostname.length > 255 ? MESSAGES.tooLong('Hostname', 255) : MESSAGES.hostname;
   const ipAddress = opt('ipAddress');
   if (ipAddress && (ipAddress.length > 45 || !isIp(ipAddress))) errors.ipAddress = MESSAGES.ip;
   const environment = (val('environment') || 'development') as ServerEnvironment;
@@ -212,5 +238,16 @@ export function checkServerForm(form: Record<string, string | undefined>): { dat
     if ((texts[k]?.length ?? 0) > max) errors[k] = MESSAGES.tooLong(label, max);
   }
   if (Object.keys(errors).length) return { data: null, errors };
-  return { data: { ...(texts as Record<keyof typeof TEXT_LIMITS, string | null>), name, hostname, ipAddress, environment, status, monitorPort: port }, errors };
+  return {
+    data: {
+      ...(texts as Record<keyof typeof TEXT_LIMITS, string | null>),
+      name,
+      hostname,
+      ipAddress,
+      environment,
+      status,
+      monitorPort: port,
+    },
+    errors,
+  };
 }

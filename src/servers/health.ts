@@ -12,7 +12,10 @@ const BUSY = 90;
 export const PROBE_TIMEOUT_MS = 3000;
 
 /** Reachable → online, or warning when the last cpu, memory or disk usage is ≥ 90%; else offline. */
-export function statusAfterProbe(server: Pick<Server, 'cpuUsage' | 'memoryUsage' | 'diskUsage'>, reachable: boolean): ServerStatus {
+export function statusAfterProbe(
+  server: Pick<Server, 'cpuUsage' | 'memoryUsage' | 'diskUsage'>,
+  reachable: boolean,
+): ServerStatus {
   if (!reachable) return 'offline';
   return Math.max(server.cpuUsage, server.memoryUsage, server.diskUsage) >= BUSY ? 'warning' : 'online';
 }
@@ -39,7 +42,11 @@ export const isNotableChange = (from: ServerStatus, to: ServerStatus) =>
  * and its audit entry in one transaction; a notable change is stored as unannounced, so it is announced
  * (announceStatusChanges in commands.ts) even when the process dies right after. Servers in maintenance are not probed.
  */
-export async function probeServer(db: Db, serverId: string, opts: { actorId?: string | null; timeoutMs?: number } = {}): Promise<{ server: Server; change: StatusChange | null }> {
+export async function probeServer(
+  db: Db,
+  serverId: string,
+  opts: { actorId?: string | null; timeoutMs?: number } = {},
+): Promise<{ server: Server; change: StatusChange | null }> {
   const before = await requireServer(db, serverId);
   if (before.status === 'maintenance') return { server: before, change: null };
   const host = before.ipAddress ?? before.hostname;
@@ -83,7 +90,16 @@ export async function probeServer(db: Db, serverId: string, opts: { actorId?: st
       .where(eq(servers.id, serverId))
       .returning();
     const change = notable
-      ? { checkId: check.id, serverId, name: row.name, address: host ?? null, environment: row.environment, from: server.status, to: status, at: now }
+      ? {
+          checkId: check.id,
+          serverId,
+          name: row.name,
+          address: host ?? null,
+          environment: row.environment,
+          from: server.status,
+          to: status,
+          at: now,
+        }
       : null;
     return { server: toServer(row), change };
   });
@@ -115,8 +131,20 @@ export async function claimUnannouncedChanges(tx: Db): Promise<StatusChange[]> {
   await tx
     .update(healthChecks)
     .set({ unannounced: false })
-    .where(and(eq(healthChecks.unannounced, true), inArray(healthChecks.id, rows.map((r) => r.checkId))));
-  return rows.map(({ ipAddress, hostname, from, ...r }) => ({ ...r, address: ipAddress ?? hostname, from: from ?? 'unknown' }));
+    .where(
+      and(
+        eq(healthChecks.unannounced, true),
+        inArray(
+          healthChecks.id,
+          rows.map((r) => r.checkId),
+        ),
+      ),
+    );
+  return rows.map(({ ipAddress, hostname, from, ...r }) => ({
+    ...r,
+    address: ipAddress ?? hostname,
+    from: from ?? 'unknown',
+  }));
 }
 
 export interface CheckAllSummary {
@@ -136,7 +164,10 @@ export interface CheckAllSummary {
  * longest ago first (so servers a round cut short did not reach go first next time). Once `signal` is
  * aborted no new probe starts; probes under way finish and are stored.
  */
-export async function checkAllServers(db: Db, opts: { concurrency?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CheckAllSummary> {
+export async function checkAllServers(
+  db: Db,
+  opts: { concurrency?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<CheckAllSummary> {
   const started = performance.now();
   const ids = (
     await db
@@ -145,7 +176,15 @@ export async function checkAllServers(db: Db, opts: { concurrency?: number; time
       .where(ne(servers.status, 'maintenance'))
       .orderBy(sql`${servers.lastHealthCheck} asc nulls first`, asc(servers.name))
   ).map((r) => r.id);
-  const summary: CheckAllSummary = { checked: 0, online: 0, warning: 0, offline: 0, durationMs: 0, changes: [], skipped: 0 };
+  const summary: CheckAllSummary = {
+    checked: 0,
+    online: 0,
+    warning: 0,
+    offline: 0,
+    durationMs: 0,
+    changes: [],
+    skipped: 0,
+  };
   let next = 0;
   const worker = async () => {
     while (next < ids.length && !opts.signal?.aborted) {

@@ -36,7 +36,12 @@ async function build(db: Db, version: string): Promise<ServerListBody> {
   const json = JSON.stringify(servers);
   let hash = 0;
   for (let i = 0; i < version.length; i++) hash = (hash * 31 + version.charCodeAt(i)) | 0;
-  return { servers, etag: `W/"servers-${(hash >>> 0).toString(36)}-${json.length.toString(36)}"`, json, gzip: gzipSync(json, { level: 6 }) };
+  return {
+    servers,
+    etag: `W/"servers-${(hash >>> 0).toString(36)}-${json.length.toString(36)}"`,
+    json,
+    gzip: gzipSync(json, { level: 6 }),
+  };
 }
 
 /** The unfiltered server list as JSON text and gzip, cached until the servers table changes. */

@@ -8,7 +8,15 @@ import { checkServer } from './commands';
 import { firstPageIndex, matchesServer, SERVER_PAGE_SIZE, type ServerFilters } from './fields';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, serverFilters } from './schemas';
-import { documentCounts, isUuid, linkDocument, listHealthChecks, listServerDocuments, requireServer, unlinkDocument } from './service';
+import {
+  documentCounts,
+  isUuid,
+  linkDocument,
+  listHealthChecks,
+  listServerDocuments,
+  requireServer,
+  unlinkDocument,
+} from './service';
 import { InfrastructurePage } from './views/InfrastructurePage';
 import { ServerDetail, type DocumentOption } from './views/ServerDetail';
 
@@ -18,18 +26,35 @@ const SUBTITLE = 'Monitor and manage your server infrastructure';
 /** Knowledge items and documents a server can be linked to (titles only). */
 async function documentOptions(c: Context<AppEnv>): Promise<DocumentOption[]> {
   const { db } = c.var.deps;
-  const [kb, docs] = await Promise.all([listItems(db, 'knowledge', { limit: 500 }), listItems(db, 'documents', { limit: 500 })]);
+  const [kb, docs] = await Promise.all([
+    listItems(db, 'knowledge', { limit: 500 }),
+    listItems(db, 'documents', { limit: 500 }),
+  ]);
   return [...kb, ...docs].map((d) => ({ id: d.id, title: d.title })).sort((a, b) => a.title.localeCompare(b.title));
 }
 
 async function renderDetail(c: Context<AppEnv>, id: string, linkError?: string) {
   const { db } = c.var.deps;
   const server = await requireServer(db, id);
-  const [checks, links, options] = await Promise.all([listHealthChecks(db, id, 50), listServerDocuments(db, id), documentOptions(c)]);
-  return c.render(<ServerDetail server={server} checks={checks} links={links} options={options} timeZone={c.var.user!.timezone || 'UTC'} linkError={linkError} />, {
-    title: server.name,
-    subtitle: SUBTITLE,
-  });
+  const [checks, links, options] = await Promise.all([
+    listHealthChecks(db, id, 50),
+    listServerDocuments(db, id),
+    documentOptions(c),
+  ]);
+  return c.render(
+    <ServerDetail
+      server={server}
+      checks={checks}
+      links={links}
+      options={options}
+      timeZone={c.var.user!.timezone || 'UTC'}
+      linkError={linkError}
+    />,
+    {
+      title: server.name,
+      subtitle: SUBTITLE,
+    },
+  );
 }
 
 /** /infrastructure and /infrastructure/{id} (+ the detail page's no-JS forms). */
@@ -47,7 +72,11 @@ export function serverPages() {
     const [{ servers }, docCounts] = await Promise.all([cachedServerList(db), documentCounts(db)]);
     // Only the page shown goes into the page; the island loads the whole (cached) list after hydration.
     const matching = servers.filter((s) => matchesServer(s, filters as ServerFilters));
-    const pageIndex = firstPageIndex(matching, highlightId, Math.min(10_000, Number.parseInt(c.req.query('page') ?? '1', 10) || 1));
+    const pageIndex = firstPageIndex(
+      matching,
+      highlightId,
+      Math.min(10_000, Number.parseInt(c.req.query('page') ?? '1', 10) || 1),
+    );
     return c.render(
       <InfrastructurePage
         pageRows={matching.slice(pageIndex * SERVER_PAGE_SIZE, (pageIndex + 1) * SERVER_PAGE_SIZE)}
@@ -77,7 +106,10 @@ export function serverPages() {
   app.post('/infrastructure/:id/documents', async (c) => {
     const id = c.req.param('id');
     const form = await c.req.parseBody();
-    const parsed = documentLinkInput.safeParse({ documentId: form.documentId, documentType: form.documentType || undefined });
+    const parsed = documentLinkInput.safeParse({
+      documentId: form.documentId,
+      documentType: form.documentType || undefined,
+    });
     if (!parsed.success) {
       c.status(422);
       return renderDetail(c, id, 'Choose a document to link.');

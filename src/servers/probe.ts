@@ -21,7 +21,9 @@ export function probeTcp(host: string, port: number, timeoutMs = 3000): Promise<
     socket.setTimeout(timeoutMs);
     socket.once('connect', () => finish(null));
     socket.once('timeout', () => finish(`Timed out after ${timeoutMs} ms`));
-    socket.once('error', (err: NodeJS.ErrnoException) => finish(err.code ? `${err.code}: ${err.message}` : err.message));
+    socket.once('error', (err: NodeJS.ErrnoException) =>
+      finish(err.code ? `${err.code}: ${err.message}` : err.message),
+    );
     socket.connect({ host, port });
   });
 }

@@ -21,7 +21,10 @@ export const serverInput = z.object({
   name: z.string({ error: MESSAGES.nameRequired }).trim().min(1, MESSAGES.nameRequired).max(100, MESSAGES.nameLong),
   hostname,
   ipAddress,
-  ...(Object.fromEntries(Object.entries(TEXT_LIMITS).map(([k, [label, max]]) => [k, optText(label, max)])) as Record<keyof typeof TEXT_LIMITS, ReturnType<typeof optText>>),
+  ...(Object.fromEntries(Object.entries(TEXT_LIMITS).map(([k, [label, max]]) => [k, optText(label, max)])) as Record<
+    keyof typeof TEXT_LIMITS,
+    ReturnType<typeof optText>
+  >),
   environment: z.enum(ENVIRONMENTS, { error: MESSAGES.environment }).default('development'),
   status: z.enum(SERVER_STATUSES, { error: MESSAGES.status }).default('unknown'),
   monitorPort: z.coerce
@@ -34,15 +37,23 @@ export const serverInput = z.object({
 export type ServerInput = z.infer<typeof serverInput>;
 
 const percent = (label: string) =>
-  z.number({ error: `${label} must be a number.` }).min(0, `${label} must be between 0 and 100.`).max(100, `${label} must be between 0 and 100.`);
+  z
+    .number({ error: `${label} must be a number.` })
+    .min(0, `${label} must be between 0 and 100.`)
+    .max(100, `${label} must be between 0 and 100.`);
 
 /** PUT /api/servers/{id}/metrics (spec §7), as agents and the form send it. */
 export const metricsInput = z.object({
   cpuUsage: percent('cpuUsage'),
   memoryUsage: percent('memoryUsage'),
   diskUsage: percent('diskUsage'),
-  uptime: z.number({ error: 'uptime must be a number of seconds.' }).min(0, 'uptime must be 0 or more seconds.').max(2147483647, 'uptime is too large.'),
-  status: z.enum(SERVER_STATUSES, { error: 'status must be online, warning, offline, maintenance or unknown.' }).optional(),
+  uptime: z
+    .number({ error: 'uptime must be a number of seconds.' })
+    .min(0, 'uptime must be 0 or more seconds.')
+    .max(2147483647, 'uptime is too large.'),
+  status: z
+    .enum(SERVER_STATUSES, { error: 'status must be online, warning, offline, maintenance or unknown.' })
+    .optional(),
 });
 export type MetricsInput = z.infer<typeof metricsInput>;
 
@@ -54,7 +65,11 @@ export const documentLinkInput = z.object({
 
 /** POST /api/tokens. */
 export const tokenInput = z.object({
-  name: z.string({ error: 'Token name is required.' }).trim().min(1, 'Token name is required.').max(100, 'Token name must be at most 100 characters.'),
+  name: z
+    .string({ error: 'Token name is required.' })
+    .trim()
+    .min(1, 'Token name is required.')
+    .max(100, 'Token name must be at most 100 characters.'),
 });
 
 /** List filters (?q=&environment=&status=); unknown values mean "All". */
@@ -63,4 +78,3 @@ export const serverFilters = z.object({
   environment: z.enum(ENVIRONMENTS).optional().catch(undefined),
   status: z.enum(SERVER_STATUSES).optional().catch(undefined),
 });
-

@@ -55,10 +55,26 @@ export async function listServers(db: Db, filters: ServerFilters = {}): Promise<
   const q = filters.q?.trim();
   if (q) {
     const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    const cols = [servers.name, servers.ipAddress, servers.hostname, servers.domain, servers.operatingSystem, servers.primaryFunction, servers.secondaryFunction, servers.tertiaryFunction, servers.teamOwner, servers.serverLocation, servers.keyContacts];
+    const cols = [
+      servers.name,
+      servers.ipAddress,
+      servers.hostname,
+      servers.domain,
+      servers.operatingSystem,
+      servers.primaryFunction,
+      servers.secondaryFunction,
+      servers.tertiaryFunction,
+      servers.teamOwner,
+      servers.serverLocation,
+      servers.keyContacts,
+    ];
     where.push(or(...cols.map((c) => ilike(c, like)))!);
   }
-  const rows = await db.select().from(servers).where(and(...where)).orderBy(asc(servers.name));
+  const rows = await db
+    .select()
+    .from(servers)
+    .where(and(...where))
+    .orderBy(asc(servers.name));
   return rows.map(toServer);
 }
 
@@ -89,7 +105,8 @@ async function assertNameFree(db: Db, name: string, exceptId?: string): Promise<
 
 /** Unique violations (a race past assertNameFree) become 409. */
 function rethrowUnique(err: unknown, name: string): never {
-  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  const code =
+    (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   if (code === '23505') throw conflict(`A server named "${name}" already exists.`, 'duplicate_name');
   throw err;
 }
@@ -103,12 +120,23 @@ export async function createServer(db: Db, input: ServerInput, actorId: string |
     .returning()
     .then((r) => r[0])
     .catch((e) => rethrowUnique(e, input.name));
-  await recordAudit(db, { actorId, action: 'server.create', entityType: 'server', entityId: row.id, details: { name: row.name } });
+  await recordAudit(db, {
+    actorId,
+    action: 'server.create',
+    entityType: 'server',
+    entityId: row.id,
+    details: { name: row.name },
+  });
   return toServer(row);
 }
 
 /** Replaces a server's form fields; a status change stamps status_changed_at. */
-export async function updateServer(db: Db, id: string, input: ServerInput, actorId: string | null = null): Promise<Server> {
+export async function updateServer(
+  db: Db,
+  id: string,
+  input: ServerInput,
+  actorId: string | null = null,
+): Promise<Server> {
   const before = await requireServer(db, id);
   await assertNameFree(db, input.name, id);
   const changed = before.status !== input.status;
@@ -119,7 +147,13 @@ export async function updateServer(db: Db, id: string, input: ServerInput, actor
     .returning()
     .then((r) => r[0])
     .catch((e) => rethrowUnique(e, input.name));
-  await recordAudit(db, { actorId, action: 'server.update', entityType: 'server', entityId: id, details: changed ? { from: before.status, to: input.status } : {} });
+  await recordAudit(db, {
+    actorId,
+    action: 'server.update',
+    entityType: 'server',
+    entityId: id,
+    details: changed ? { from: before.status, to: input.status } : {},
+  });
   return toServer(row);
 }
 
@@ -127,11 +161,22 @@ export async function updateServer(db: Db, id: string, input: ServerInput, actor
 export async function deleteServer(db: Db, id: string, actorId: string | null = null): Promise<void> {
   const server = await requireServer(db, id);
   await db.delete(servers).where(eq(servers.id, id));
-  await recordAudit(db, { actorId, action: 'server.delete', entityType: 'server', entityId: id, details: { name: server.name } });
+  await recordAudit(db, {
+    actorId,
+    action: 'server.delete',
+    entityType: 'server',
+    entityId: id,
+    details: { name: server.name },
+  });
 }
 
 /** Stores pushed metrics (spec §7); status is optional for agents. */
-export async function updateMetrics(db: Db, id: string, m: MetricsInput, actorId: string | null = null): Promise<Server> {
+export async function updateMetrics(
+  db: Db,
+  id: string,
+  m: MetricsInput,
+  actorId: string | null = null,
+): Promise<Server> {
   const before = await requireServer(db, id);
   const status = m.status ?? before.status;
   const now = new Date();
@@ -150,7 +195,13 @@ export async function updateMetrics(db: Db, id: string, m: MetricsInput, actorId
     .where(eq(servers.id, id))
     .returning();
   if (status !== before.status) {
-    await recordAudit(db, { actorId, action: 'server.status', entityType: 'server', entityId: id, details: { from: before.status, to: status, via: 'metrics' } });
+    await recordAudit(db, {
+      actorId,
+      action: 'server.status',
+      entityType: 'server',
+      entityId: id,
+      details: { from: before.status, to: status, via: 'metrics' },
+    });
   }
   return toServer(row);
 }
@@ -166,8 +217,20 @@ export interface HealthCheckEntry {
 
 /** The newest health checks of a server (default 50), newest first. */
 export async function listHealthChecks(db: Db, serverId: string, limit = 50): Promise<HealthCheckEntry[]> {
-  const rows = await db.select().from(healthChecks).where(eq(healthChecks.serverId, serverId)).orderBy(desc(healthChecks.checkedAt)).limit(limit);
-  return rows.map((r) => ({ id: r.id, checkedAt: iso(r.checkedAt)!, status: r.status, previousStatus: r.previousStatus, latencyMs: r.latencyMs, error: r.error }));
+  const rows = await db
+    .select()
+    .from(healthChecks)
+    .where(eq(healthChecks.serverId, serverId))
+    .orderBy(desc(healthChecks.checkedAt))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    checkedAt: iso(r.checkedAt)!,
+    status: r.status,
+    previousStatus: r.previousStatus,
+    latencyMs: r.latencyMs,
+    error: r.error,
+  }));
 }
 
 export interface LinkedDocument {
@@ -189,35 +252,71 @@ export async function listServerDocuments(db: Db, serverId: string): Promise<Lin
     .orderBy(asc(documents.title));
   return rows
     .filter((r) => !r.deletedAt)
-    .map((r) => ({ serverId: r.link.serverId, documentId: r.link.documentId, documentType: r.link.documentType, title: r.title, space: r.space, createdAt: iso(r.link.createdAt)! }));
+    .map((r) => ({
+      serverId: r.link.serverId,
+      documentId: r.link.documentId,
+      documentType: r.link.documentType,
+      title: r.title,
+      space: r.space,
+      createdAt: iso(r.link.createdAt)!,
+    }));
 }
 
 /** Links a document to a server (idempotent: relinking updates the type). */
-export async function linkDocument(db: Db, serverId: string, documentId: string, documentType: string, actorId: string | null = null): Promise<LinkedDocument[]> {
+export async function linkDocument(
+  db: Db,
+  serverId: string,
+  documentId: string,
+  documentType: string,
+  actorId: string | null = null,
+): Promise<LinkedDocument[]> {
   await requireServer(db, serverId);
-  const [doc] = await db.select({ id: documents.id, deletedAt: documents.deletedAt }).from(documents).where(eq(documents.id, documentId));
+  const [doc] = await db
+    .select({ id: documents.id, deletedAt: documents.deletedAt })
+    .from(documents)
+    .where(eq(documents.id, documentId));
   if (!doc || doc.deletedAt) throw notFound('Document not found.');
   await db
     .insert(serverDocuments)
     .values({ serverId, documentId, documentType })
     .onConflictDoUpdate({ target: [serverDocuments.serverId, serverDocuments.documentId], set: { documentType } });
-  await recordAudit(db, { actorId, action: 'server.link_document', entityType: 'server', entityId: serverId, details: { documentId, documentType } });
+  await recordAudit(db, {
+    actorId,
+    action: 'server.link_document',
+    entityType: 'server',
+    entityId: serverId,
+    details: { documentId, documentType },
+  });
   return listServerDocuments(db, serverId);
 }
 
 /** Removes a link; 404 when there was none. */
-export async function unlinkDocument(db: Db, serverId: string, documentId: string, actorId: string | null = null): Promise<void> {
+export async function unlinkDocument(
+  db: Db,
+  serverId: string,
+  documentId: string,
+  actorId: string | null = null,
+): Promise<void> {
   await requireServer(db, serverId);
   const removed = await db
     .delete(serverDocuments)
     .where(and(eq(serverDocuments.serverId, serverId), eq(serverDocuments.documentId, documentId)))
     .returning();
   if (!removed.length) throw notFound('That document is not linked to this server.');
-  await recordAudit(db, { actorId, action: 'server.unlink_document', entityType: 'server', entityId: serverId, details: { documentId } });
+  await recordAudit(db, {
+    actorId,
+    action: 'server.unlink_document',
+    entityType: 'server',
+    entityId: serverId,
+    details: { documentId },
+  });
 }
 
 /** The servers a document is linked to (for the knowledge preview). */
-export async function listServersForDocument(db: Db, documentId: string): Promise<(Server & { documentType: string })[]> {
+export async function listServersForDocument(
+  db: Db,
+  documentId: string,
+): Promise<(Server & { documentType: string })[]> {
   if (!isUuid(documentId)) return [];
   const rows = await db
     .select({ server: servers, documentType: serverDocuments.documentType })
@@ -230,6 +329,9 @@ export async function listServersForDocument(db: Db, documentId: string): Promis
 
 /** Link counts per server (shown on the table's rows). */
 export async function documentCounts(db: Db): Promise<Record<string, number>> {
-  const rows = await db.select({ id: serverDocuments.serverId, n: count() }).from(serverDocuments).groupBy(serverDocuments.serverId);
+  const rows = await db
+    .select({ id: serverDocuments.serverId, n: count() })
+    .from(serverDocuments)
+    .groupBy(serverDocuments.serverId);
   return Object.fromEntries(rows.map((r) => [r.id, Number(r.n)]));
 }

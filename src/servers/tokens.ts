@@ -26,8 +26,17 @@ const toInfo = (r: typeof apiTokens.$inferSelect): ApiTokenInfo => ({
 /** Creates an agent token; the plain token is returned once, only its sha256 is stored. */
 export async function createApiToken(db: Db, name: string, actorId: string): Promise<ApiTokenInfo & { token: string }> {
   const token = `ops_${generateToken()}`;
-  const [row] = await db.insert(apiTokens).values({ name, tokenHash: hashToken(token), createdBy: actorId }).returning();
-  await recordAudit(db, { actorId, action: 'api_token.create', entityType: 'api_token', entityId: row.id, details: { name } });
+  const [row] = await db
+    .insert(apiTokens)
+    .values({ name, tokenHash: hashToken(token), createdBy: actorId })
+    .returning();
+  await recordAudit(db, {
+    actorId,
+    action: 'api_token.create',
+    entityType: 'api_token',
+    entityId: row.id,
+    details: { name },
+  });
   return { ...toInfo(row), token };
 }
 
@@ -39,13 +48,23 @@ export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
 /** Revokes a token; revoked tokens are refused from then on. */
 export async function revokeApiToken(db: Db, id: string, actorId: string): Promise<void> {
   if (!isUuid(id)) throw notFound('Token not found.');
-  const [row] = await db.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt))).returning();
+  const [row] = await db
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
+    .returning();
   if (!row) {
     const [exists] = await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.id, id));
     if (!exists) throw notFound('Token not found.');
     return;
   }
-  await recordAudit(db, { actorId, action: 'api_token.revoke', entityType: 'api_token', entityId: id, details: { name: row.name } });
+  await recordAudit(db, {
+    actorId,
+    action: 'api_token.revoke',
+    entityType: 'api_token',
+    entityId: id,
+    details: { name: row.name },
+  });
 }
 
 /** The live token matching a presented secret (stamps last use), or null. */

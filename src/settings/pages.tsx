@@ -8,7 +8,15 @@ import { deliverMailSoon } from '../mail/kick';
 import { pushScriptUrl } from '../notifications/assets';
 import { removeAvatar, setAvatar } from './avatar';
 import { appearanceInput, deleteAccountInput, notificationsInput, passwordInput, profileInput } from './schemas';
-import { changePassword, deleteAccount, getSettings, savePreferences, signOutOtherSessions, updateProfile, type Requester } from './service';
+import {
+  changePassword,
+  deleteAccount,
+  getSettings,
+  savePreferences,
+  signOutOtherSessions,
+  updateProfile,
+  type Requester,
+} from './service';
 import { SettingsPage, type Section, type SettingsPageProps } from './views/SettingsPage';
 
 type C = Context<AppEnv>;
@@ -50,7 +58,10 @@ function pushProps(c: C): SettingsPageProps['push'] {
 async function render(c: C, extra: Partial<SettingsPageProps> = {}, status: 200 | 400 | 409 | 422 = 200) {
   const s = await getSettings(c.var.deps.db, c.var.user!.id, c.var.sessionId);
   c.status(status);
-  return c.render(<SettingsPage s={s} now={new Date()} push={pushProps(c)} {...extra} />, { title: 'Settings', subtitle: 'Manage your account settings and preferences' });
+  return c.render(<SettingsPage s={s} now={new Date()} push={pushProps(c)} {...extra} />, {
+    title: 'Settings',
+    subtitle: 'Manage your account settings and preferences',
+  });
 }
 
 /** Validates a section's form; on failure re-renders the page with its errors (422). */
@@ -63,7 +74,14 @@ async function withForm<T>(c: C, section: Section, schema: ZodType<T>, save: (da
     return typeof result === 'string' ? c.redirect(`/settings?updated=${result}`, 303) : result;
   } catch (err) {
     if (!(err instanceof AppError) || err.status >= 500) throw err;
-    const field = section === 'delete' ? 'confirmEmail' : section === 'password' ? (err.code === 'current_password' ? 'currentPassword' : 'newPassword') : 'form';
+    const field =
+      section === 'delete'
+        ? 'confirmEmail'
+        : section === 'password'
+          ? err.code === 'current_password'
+            ? 'currentPassword'
+            : 'newPassword'
+          : 'form';
     return render(c, { form: { section, values, errors: { [field]: err.message } } }, 422);
   }
 }
@@ -75,7 +93,12 @@ export function settingsPages() {
   app.use('/settings/*', requirePageUser());
   app.get('/settings', (c) => render(c, { flash: flashes[c.req.query('updated') ?? ''] }));
   app.post('/settings/profile', (c) =>
-    withForm(c, 'profile', profileInput, async (d) => (await updateProfile(c.var.deps.db, c.var.user!.id, d), 'profile')),
+    withForm(
+      c,
+      'profile',
+      profileInput,
+      async (d) => (await updateProfile(c.var.deps.db, c.var.user!.id, d), 'profile'),
+    ),
   );
   app.post('/settings/avatar', async (c) => {
     const file = (await c.req.parseBody()).avatar;
@@ -93,10 +116,20 @@ export function settingsPages() {
     return c.redirect('/settings?updated=avatar', 303);
   });
   app.post('/settings/notifications', (c) =>
-    withForm(c, 'notifications', notificationsInput, async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences')),
+    withForm(
+      c,
+      'notifications',
+      notificationsInput,
+      async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences'),
+    ),
   );
   app.post('/settings/appearance', (c) =>
-    withForm(c, 'appearance', appearanceInput, async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences')),
+    withForm(
+      c,
+      'appearance',
+      appearanceInput,
+      async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences'),
+    ),
   );
   app.post('/settings/password', (c) =>
     withForm(c, 'password', passwordInput, async (d) => {

@@ -1,16 +1,36 @@
 import { z } from 'zod';
 
 /** Spec §5 settings choices. */
-export const settingsDepartments = ['IT Operations', 'IT Infrastructure', 'Development', 'IT Security', 'Management'] as const;
-export const timezones = ['Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane', 'Australia/Perth', 'UTC'] as const;
+export const settingsDepartments = [
+  'IT Operations',
+  'IT Infrastructure',
+  'Development',
+  'IT Security',
+  'Management',
+] as const;
+export const timezones = [
+  'Australia/Sydney',
+  'Australia/Melbourne',
+  'Australia/Brisbane',
+  'Australia/Perth',
+  'UTC',
+] as const;
 export const themeChoices = ['light', 'dark', 'system'] as const;
 
 /** An HTML checkbox: present ("on") is true, absent is false. */
 const checkbox = z.preprocess((v) => v === 'on' || v === 'true' || v === true, z.boolean());
 
 export const profileInput = z.object({
-  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name must be at most 100 characters.'),
-  lastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name must be at most 100 characters.'),
+  firstName: z
+    .string({ error: 'First name is required' })
+    .trim()
+    .min(1, 'First name is required')
+    .max(100, 'First name must be at most 100 characters.'),
+  lastName: z
+    .string({ error: 'Last name is required' })
+    .trim()
+    .min(1, 'Last name is required')
+    .max(100, 'Last name must be at most 100 characters.'),
   department: z.enum(settingsDepartments, { error: 'Choose a department from the list.' }),
   timezone: z.enum(timezones, { error: 'Choose a timezone from the list.' }),
 });
@@ -34,7 +54,10 @@ export type PreferencesInput = Partial<z.infer<typeof notificationsInput> & z.in
 export const passwordInput = z
   .object({
     currentPassword: z.string().optional().default(''),
-    newPassword: z.string({ error: 'Password must be at least 8 characters' }).min(8, 'Password must be at least 8 characters').max(200, 'Password must be at most 200 characters.'),
+    newPassword: z
+      .string({ error: 'Password must be at least 8 characters' })
+      .min(8, 'Password must be at least 8 characters')
+      .max(200, 'Password must be at most 200 characters.'),
     confirmPassword: z.string().optional().default(''),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });

@@ -59,7 +59,11 @@ export async function getSettings(db: Db, userId: string, currentSid: string | n
 }
 
 /** Saves some preferences (insert or update of the user's row). */
-export async function savePreferences(db: Db, userId: string, input: PreferencesInput & { department?: string; timezone?: string }): Promise<void> {
+export async function savePreferences(
+  db: Db,
+  userId: string,
+  input: PreferencesInput & { department?: string; timezone?: string },
+): Promise<void> {
   await db
     .insert(userPreferences)
     .values({ userId, ...input })
@@ -69,7 +73,10 @@ export async function savePreferences(db: Db, userId: string, input: Preferences
 /** Name on the account; department and timezone in the preferences. */
 export async function updateProfile(db: Db, userId: string, input: ProfileInput): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ firstName: input.firstName, lastName: input.lastName, updatedAt: new Date() }).where(eq(users.id, userId));
+    await tx
+      .update(users)
+      .set({ firstName: input.firstName, lastName: input.lastName, updatedAt: new Date() })
+      .where(eq(users.id, userId));
     await savePreferences(tx as unknown as Db, userId, { department: input.department, timezone: input.timezone });
   });
 }
@@ -85,19 +92,31 @@ export interface Requester {
  * Changes the password (the current one is required when there is one), voids outstanding reset links,
  * signs out the other sessions and queues a security alert, all in one transaction.
  */
-export async function changePassword(db: Db, userId: string, input: { currentPassword: string; newPassword: string }, by: Requester): Promise<void> {
+export async function changePassword(
+  db: Db,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+  by: Requester,
+): Promise<void> {
   const [u] = await db.select({ password: users.password }).from(users).where(eq(users.id, userId)).limit(1);
   if (!u) throw notFound('Account not found.');
   if (u.password) {
     if (!input.currentPassword) throw badRequest('Current password is required.', 'current_password');
-    if (!(await verifyPassword(u.password, input.currentPassword))) throw badRequest('Current password is incorrect.', 'current_password');
+    if (!(await verifyPassword(u.password, input.currentPassword)))
+      throw badRequest('Current password is incorrect.', 'current_password');
   }
   const hash = await hashPassword(input.newPassword);
   await db.transaction(async (t) => {
     const tx = t as unknown as Db;
     await tx
       .update(users)
-      .set({ password: hash, passwordUpdatedAt: new Date(), updatedAt: new Date(), passwordResetToken: null, passwordResetExpires: null })
+      .set({
+        password: hash,
+        passwordUpdatedAt: new Date(),
+        updatedAt: new Date(),
+        passwordResetToken: null,
+        passwordResetExpires: null,
+      })
       .where(eq(users.id, userId));
     await revokeUserSessions(tx, userId, by.keepSid ?? undefined);
     await recordAudit(tx, { actorId: userId, action: 'user.password_change', entityType: 'user', entityId: userId });
@@ -124,15 +143,26 @@ export async function deleteAccount(db: Db, userId: string, confirmEmail: string
     await tx.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).for('update');
     const [u] = await tx.select().from(users).where(eq(users.id, userId)).for('update').limit(1);
     if (!u) throw notFound('Account not found.');
-    if (confirmEmail.trim().toLowerCase() !== u.email.toLowerCase()) throw badRequest('Type your email address exactly to confirm.', 'confirm_email');
+    if (confirmEmail.trim().toLowerCase() !== u.email.toLowerCase())
+      throw badRequest('Type your email address exactly to confirm.', 'confirm_email');
     if (u.role === 'admin') {
       const [{ n }] = await tx
         .select({ n: count() })
         .from(users)
         .where(and(eq(users.role, 'admin'), eq(users.accountStatus, 'active'), ne(users.id, userId)));
-      if (Number(n) === 0) throw conflict('You are the last administrator. Make someone else an admin before deleting your account.', 'last_admin');
+      if (Number(n) === 0)
+        throw conflict(
+          'You are the last administrator. Make someone else an admin before deleting your account.',
+          'last_admin',
+        );
     }
-    await recordAudit(tx as unknown as Db, { actorId: null, action: 'user.delete_self', entityType: 'user', entityId: userId, details: { email: u.email } });
+    await recordAudit(tx as unknown as Db, {
+      actorId: null,
+      action: 'user.delete_self',
+      entityType: 'user',
+      entityId: userId,
+      details: { email: u.email },
+    });
     await tx.delete(users).where(eq(users.id, userId));
   });
 }

@@ -9,7 +9,8 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** The link a person is invited with: the register page with their e-mail filled in. */
-export const invitationUrl = (appUrl: string, email: string) => `${appUrl.replace(/\/$/, '')}/register?email=${encodeURIComponent(email)}`;
+export const invitationUrl = (appUrl: string, email: string) =>
+  `${appUrl.replace(/\/$/, '')}/register?email=${encodeURIComponent(email)}`;
 
 /** Subject, text and HTML of an invitation. */
 export function invitationMail(p: InviteInput & { url: string; inviterName: string }) {
@@ -46,12 +47,26 @@ const inviteRules = (inviterId: string, email: string): Rule[] => [
 export const THROTTLED_INVITES = 'Too many invitations. Please try again later.';
 
 /** Queues the invitation e-mail (outbox, so nothing is lost while SMTP is down) and audits it; 429 beyond the limits. */
-export async function inviteMember(db: Db, appUrl: string, input: InviteInput, inviter: { id: string; name: string }): Promise<{ invitedEmail: string }> {
+export async function inviteMember(
+  db: Db,
+  appUrl: string,
+  input: InviteInput,
+  inviter: { id: string; name: string },
+): Promise<{ invitedEmail: string }> {
   await enforce(db, inviteRules(inviter.id, input.email), THROTTLED_INVITES);
   const url = invitationUrl(appUrl, input.email);
   await db.transaction(async (tx) => {
-    await enqueueMail(tx as unknown as Db, { dedupeKey: `team-invite:${randomUUID()}`, to: input.email, ...invitationMail({ ...input, url, inviterName: inviter.name }) });
-    await recordAudit(tx as unknown as Db, { actorId: inviter.id, action: 'team.invite', entityType: 'team_member', details: { email: input.email, role: input.role } });
+    await enqueueMail(tx as unknown as Db, {
+      dedupeKey: `team-invite:${randomUUID()}`,
+      to: input.email,
+      ...invitationMail({ ...input, url, inviterName: inviter.name }),
+    });
+    await recordAudit(tx as unknown as Db, {
+      actorId: inviter.id,
+      action: 'team.invite',
+      entityType: 'team_member',
+      details: { email: input.email, role: input.role },
+    });
   });
   return { invitedEmail: input.email };
 }

@@ -24,7 +24,10 @@ async function formValues(c: C): Promise<Record<string, string>> {
 }
 
 /** zod → {data} or the per-field messages of the form. */
-function check<T>(schema: ZodType<T>, values: Record<string, string>): { data: T } | { errors: Record<string, string> } {
+function check<T>(
+  schema: ZodType<T>,
+  values: Record<string, string>,
+): { data: T } | { errors: Record<string, string> } {
   const r = schema.safeParse(values);
   if (r.success) return { data: r.data };
   const errors: Record<string, string> = {};
@@ -43,14 +46,21 @@ function currentSearch(c: C): string {
   }
 }
 
-async function pageProps(c: C, extra: Partial<TeamPageProps> = {}, q = searchText(c.req.query('q'))): Promise<TeamPageProps> {
+async function pageProps(
+  c: C,
+  extra: Partial<TeamPageProps> = {},
+  q = searchText(c.req.query('q')),
+): Promise<TeamPageProps> {
   const members = await listMembers(c.var.deps.db);
   return { members, shown: filterMembers(members, q), q, timezone: c.var.user!.timezone, ...extra };
 }
 
 const renderPage = async (c: C, extra: Partial<TeamPageProps> = {}, status: 200 | 422 = 200) => {
   c.status(status);
-  return c.render(<TeamPage {...await pageProps(c, extra)} />, { title: 'Team', subtitle: 'Manage your team members and their roles' });
+  return c.render(<TeamPage {...(await pageProps(c, extra))} />, {
+    title: 'Team',
+    subtitle: 'Manage your team members and their roles',
+  });
 };
 
 /** After a change: htmx gets the whole team region (closing the dialog, keeping the search) and a toast; plain forms a redirect. */
@@ -59,14 +69,25 @@ async function changed(c: C, title: string, text?: string) {
   triggerToast(c, title, text);
   c.header('HX-Retarget', '#team-page');
   c.header('HX-Reswap', 'outerHTML');
-  return c.html(renderToString(<TeamPage {...await pageProps(c, {}, currentSearch(c))} />));
+  return c.html(renderToString(<TeamPage {...(await pageProps(c, {}, currentSearch(c)))} />));
 }
 
 /** A form with errors: htmx re-renders the form in its dialog (with a toast), plain forms get the page at 422. */
-async function invalid(c: C, form: { id: string; title: string; action: string; submit: string; failed: string; fields: ReactElement }, toast: [string, string], page: Partial<TeamPageProps>) {
+async function invalid(
+  c: C,
+  form: { id: string; title: string; action: string; submit: string; failed: string; fields: ReactElement },
+  toast: [string, string],
+  page: Partial<TeamPageProps>,
+) {
   if (!isHtmx(c)) return renderPage(c, page, 422);
   triggerToast(c, toast[0], toast[1], 'error');
-  return c.html(renderToString(<FormBody id={form.id} title={form.title} action={form.action} submit={form.submit} failed={form.failed}>{form.fields}</FormBody>));
+  return c.html(
+    renderToString(
+      <FormBody id={form.id} title={form.title} action={form.action} submit={form.submit} failed={form.failed}>
+        {form.fields}
+      </FormBody>,
+    ),
+  );
 }
 
 const MISSING: [string, string] = ['Missing Information', 'Please fill in all required fields.'];
@@ -99,8 +120,22 @@ export function teamPages() {
       }
     }
     const state: FormState = { values, errors: r.errors };
-    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? FAILED.add];
-    return invalid(c, { id: 'add-member', title: 'Add Team Member', action: '/team/members', submit: 'Add Member', failed: FAILED.add, fields: <MemberFields id="add-member" state={state} /> }, toast, { add: state, open: 'add' });
+    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role'])
+      ? MISSING
+      : ['Error', Object.values(r.errors)[0] ?? FAILED.add];
+    return invalid(
+      c,
+      {
+        id: 'add-member',
+        title: 'Add Team Member',
+        action: '/team/members',
+        submit: 'Add Member',
+        failed: FAILED.add,
+        fields: <MemberFields id="add-member" state={state} />,
+      },
+      toast,
+      { add: state, open: 'add' },
+    );
   });
 
   app.post('/team/members/:id', async (c) => {
@@ -119,9 +154,23 @@ export function teamPages() {
       }
     }
     const state: FormState = { values, errors: r.errors };
-    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? FAILED.edit];
+    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role'])
+      ? MISSING
+      : ['Error', Object.values(r.errors)[0] ?? FAILED.edit];
     const fields = <MemberFields id={`edit-${id}`} state={state} withStatus />;
-    return invalid(c, { id: `edit-${id}`, title: 'Edit Team Member', action: `/team/members/${id}`, submit: 'Save Changes', failed: FAILED.edit, fields }, toast, { edit: { id, state }, open: 'edit' });
+    return invalid(
+      c,
+      {
+        id: `edit-${id}`,
+        title: 'Edit Team Member',
+        action: `/team/members/${id}`,
+        submit: 'Save Changes',
+        failed: FAILED.edit,
+        fields,
+      },
+      toast,
+      { edit: { id, state }, open: 'edit' },
+    );
   });
 
   app.post('/team/members/:id/delete', async (c) => {
@@ -144,8 +193,22 @@ export function teamPages() {
       }
     }
     const state: FormState = { values, errors: r.errors };
-    const toast: [string, string] = requiredMissing(values, ['email', 'firstName', 'lastName', 'role']) ? MISSING : ['Error', Object.values(r.errors)[0] ?? FAILED.invite];
-    return invalid(c, { id: 'invite-member', title: 'Invite Member', action: '/team/invite', submit: 'Send Invitation', failed: FAILED.invite, fields: <InviteFields state={state} /> }, toast, { invite: state, open: 'invite' });
+    const toast: [string, string] = requiredMissing(values, ['email', 'firstName', 'lastName', 'role'])
+      ? MISSING
+      : ['Error', Object.values(r.errors)[0] ?? FAILED.invite];
+    return invalid(
+      c,
+      {
+        id: 'invite-member',
+        title: 'Invite Member',
+        action: '/team/invite',
+        submit: 'Send Invitation',
+        failed: FAILED.invite,
+        fields: <InviteFields state={state} />,
+      },
+      toast,
+      { invite: state, open: 'invite' },
+    );
   });
   return app;
 }

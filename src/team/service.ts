@@ -42,15 +42,26 @@ export async function listMembers(db: Db): Promise<TeamMember[]> {
 export function filterMembers(members: TeamMember[], q: string): TeamMember[] {
   const needle = q.trim().toLowerCase();
   if (!needle) return members;
-  return members.filter((m) => [m.name, m.email, m.role, m.department ?? ''].some((v) => v.toLowerCase().includes(needle)));
+  return members.filter((m) =>
+    [m.name, m.email, m.role, m.department ?? ''].some((v) => v.toLowerCase().includes(needle)),
+  );
 }
 
 /** Adds a member (status active unless given); a taken e-mail → 409. */
 export async function createMember(db: Db, input: MemberInput, actorId: string | null): Promise<TeamMember> {
   await assertEmailFree(db, input.email);
   try {
-    const [row] = await db.insert(teamMembers).values({ ...input, status: input.status ?? 'active' }).returning();
-    await recordAudit(db, { actorId, action: 'team_member.create', entityType: 'team_member', entityId: row.id, details: { email: row.email } });
+    const [row] = await db
+      .insert(teamMembers)
+      .values({ ...input, status: input.status ?? 'active' })
+      .returning();
+    await recordAudit(db, {
+      actorId,
+      action: 'team_member.create',
+      entityType: 'team_member',
+      entityId: row.id,
+      details: { email: row.email },
+    });
     return toMember(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(DUPLICATE_EMAIL, 'duplicate_email');
@@ -59,7 +70,12 @@ export async function createMember(db: Db, input: MemberInput, actorId: string |
 }
 
 /** Replaces a member's fields; unknown id → 404, taken e-mail → 409. */
-export async function updateMember(db: Db, id: string, input: MemberInput, actorId: string | null): Promise<TeamMember> {
+export async function updateMember(
+  db: Db,
+  id: string,
+  input: MemberInput,
+  actorId: string | null,
+): Promise<TeamMember> {
   if (!(await getMember(db, id))) throw notFound('Team member not found.');
   await assertEmailFree(db, input.email, id);
   try {
@@ -69,7 +85,13 @@ export async function updateMember(db: Db, id: string, input: MemberInput, actor
       .where(eq(teamMembers.id, id))
       .returning();
     if (!row) throw notFound('Team member not found.');
-    await recordAudit(db, { actorId, action: 'team_member.update', entityType: 'team_member', entityId: id, details: { email: row.email } });
+    await recordAudit(db, {
+      actorId,
+      action: 'team_member.update',
+      entityType: 'team_member',
+      entityId: id,
+      details: { email: row.email },
+    });
     return toMember(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(DUPLICATE_EMAIL, 'duplicate_email');
@@ -82,7 +104,13 @@ export async function deleteMember(db: Db, id: string, actorId: string | null): 
   if (!UUID.test(id)) throw notFound('Team member not found.');
   const [row] = await db.delete(teamMembers).where(eq(teamMembers.id, id)).returning();
   if (!row) throw notFound('Team member not found.');
-  await recordAudit(db, { actorId, action: 'team_member.delete', entityType: 'team_member', entityId: id, details: { email: row.email, name: row.name } });
+  await recordAudit(db, {
+    actorId,
+    action: 'team_member.delete',
+    entityType: 'team_member',
+    entityId: id,
+    details: { email: row.email, name: row.name },
+  });
   return toMember(row);
 }
 

@@ -13,7 +13,12 @@ export interface DocumentProps {
 }
 
 /** htmx settings: no eval (CSP), no inline indicator styles (CSP; app.css has them). */
-const htmxConfig = JSON.stringify({ allowEval: false, includeIndicatorStyles: false, historyCacheSize: 0, defaultSwapStyle: 'innerHTML' });
+const htmxConfig = JSON.stringify({
+  allowEval: false,
+  includeIndicatorStyles: false,
+  historyCacheSize: 0,
+  defaultSwapStyle: 'innerHTML',
+});
 
 /** The HTML document around every page: our stylesheet, htmx and boot.js; no inline script. */
 export function Document({ title, assets, theme = 'system', compact, bodyClass, children }: DocumentProps) {

@@ -4,7 +4,13 @@ import { Icon } from './icons';
 export function Header({ title, subtitle, query }: { title: string; subtitle?: string; query?: string }) {
   return (
     <header className="page-header">
-      <button type="button" className="icon-button menu-toggle" data-menu-toggle aria-controls="sidebar" aria-expanded="false">
+      <button
+        type="button"
+        className="icon-button menu-toggle"
+        data-menu-toggle
+        aria-controls="sidebar"
+        aria-expanded="false"
+      >
         <Icon name="menu" label="Open menu" />
       </button>
       <button type="button" className="icon-button sidebar-toggle" data-sidebar-toggle aria-controls="sidebar">

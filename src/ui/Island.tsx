@@ -23,10 +23,17 @@ interface RenderIslandOptions<P> {
  * Server side of an island: renders the component as its own React root (own identifierPrefix so
  * useId matches on hydration) inside <app-island>, and preloads its chunk unless it loads lazily.
  */
-export function IslandRoot<P extends object>({ name, component: Component, props, assets, load = 'eager', clientOnly }: RenderIslandOptions<P>) {
+export function IslandRoot<P extends object>({
+  name,
+  component: Component,
+  props,
+  assets,
+  load = 'eager',
+  clientOnly,
+}: RenderIslandOptions<P>) {
   const entry = assets.islands[name];
   if (!entry) throw new Error(`Island ${name} is not in the build manifest: run "npm run build".`);
-  const prefix = `i${(counter = (counter + 1) % 1e9).toString(36)}-`;
+  const prefix = `i${((counter = (counter + 1) % 1e9)).toString(36)}-`;
   const html = clientOnly ? '' : renderToString(<Component {...props} />, { identifierPrefix: prefix });
   for (const href of entry.css ?? []) preinit(href, { as: 'style', precedence: 'default' });
   if (load === 'eager') {
@@ -47,7 +54,12 @@ export function IslandRoot<P extends object>({ name, component: Component, props
 }
 
 /** <Island name="ServerTable" props={…}/>: a registered island with typed, JSON-only props. */
-export function Island<N extends IslandName>(props: { name: N; props: IslandProps<N>; load?: IslandLoad; clientOnly?: boolean }) {
+export function Island<N extends IslandName>(props: {
+  name: N;
+  props: IslandProps<N>;
+  load?: IslandLoad;
+  clientOnly?: boolean;
+}) {
   const c = useRequest();
   return (
     <IslandRoot

@@ -4,11 +4,29 @@ import { Icon, type IconName } from './icons';
 
 /** Shared server-side building blocks. Islands have their own (React in the browser). */
 
-export function Badge({ colour = 'neutral', outline, children }: { colour?: BadgeColour; outline?: boolean; children: ReactNode }) {
+export function Badge({
+  colour = 'neutral',
+  outline,
+  children,
+}: {
+  colour?: BadgeColour;
+  outline?: boolean;
+  children: ReactNode;
+}) {
   return <span className={`badge badge--${colour}${outline ? ' badge--outline' : ''}`}>{children}</span>;
 }
 
-export function EmptyState({ icon = 'file', title, text, children }: { icon?: IconName; title: string; text?: string; children?: ReactNode }) {
+export function EmptyState({
+  icon = 'file',
+  title,
+  text,
+  children,
+}: {
+  icon?: IconName;
+  title: string;
+  text?: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="empty-state">
       <Icon name={icon} />
@@ -19,7 +37,19 @@ export function EmptyState({ icon = 'file', title, text, children }: { icon?: Ic
   );
 }
 
-export function Card({ title, subtitle, actions, children, className }: { title?: ReactNode; subtitle?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  subtitle,
+  actions,
+  children,
+  className,
+}: {
+  title?: ReactNode;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={`card${className ? ` ${className}` : ''}`}>
       {(title || actions) && (
@@ -51,9 +81,28 @@ export function DialogHeader({ id, title }: { id: string; title: string }) {
 }
 
 /** A native <dialog>; opened by any element with data-open-dialog={id}, or on load with openOnLoad. */
-export function Dialog({ id, title, wide, openOnLoad, children, footer }: { id: string; title: string; wide?: boolean; openOnLoad?: boolean; children: ReactNode; footer?: ReactNode }) {
+export function Dialog({
+  id,
+  title,
+  wide,
+  openOnLoad,
+  children,
+  footer,
+}: {
+  id: string;
+  title: string;
+  wide?: boolean;
+  openOnLoad?: boolean;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
-    <dialog id={id} className={`dialog${wide ? ' dialog--wide' : ''}`} aria-labelledby={`${id}-title`} data-open-on-load={openOnLoad ? '' : undefined}>
+    <dialog
+      id={id}
+      className={`dialog${wide ? ' dialog--wide' : ''}`}
+      aria-labelledby={`${id}-title`}
+      data-open-on-load={openOnLoad ? '' : undefined}
+    >
       <DialogHeader id={id} title={title} />
       <div className="dialog__body">{children}</div>
       {footer && <footer className="dialog__footer">{footer}</footer>}
@@ -62,7 +111,19 @@ export function Dialog({ id, title, wide, openOnLoad, children, footer }: { id: 
 }
 
 /** A labelled form field with its error message (422 re-renders pass the error back). */
-export function Field({ label, htmlFor, error, hint, children }: { label: string; htmlFor: string; error?: string; hint?: string; children: ReactNode }) {
+export function Field({
+  label,
+  htmlFor,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  error?: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label className="field__label" htmlFor={htmlFor}>
@@ -91,7 +152,15 @@ export function Banner({ variant, children }: { variant: 'error' | 'success' | '
  * A round picture, else the initials given. Only our own images (paths such as /objects/…) are shown: the CSP
  * allows no other image hosts, and an identity provider's picture URL would be a broken image (and a request to it).
  */
-export function Avatar({ imageUrl, initials, large }: { imageUrl: string | null | undefined; initials: string; large?: boolean }) {
+export function Avatar({
+  imageUrl,
+  initials,
+  large,
+}: {
+  imageUrl: string | null | undefined;
+  initials: string;
+  large?: boolean;
+}) {
   const own = imageUrl?.startsWith('/') && !imageUrl.startsWith('//') ? imageUrl : null;
   return (
     <span className={large ? 'avatar avatar--lg' : 'avatar'} aria-hidden="true">

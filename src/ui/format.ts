@@ -19,7 +19,10 @@ function dateTimeFormat(style: 'date' | 'dateTime', timeZone: string): Intl.Date
   const key = `${style} ${timeZone}`;
   let format = dateTimeFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-AU', style === 'date' ? { dateStyle: 'medium', timeZone } : { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    format = new Intl.DateTimeFormat(
+      'en-AU',
+      style === 'date' ? { dateStyle: 'medium', timeZone } : { dateStyle: 'medium', timeStyle: 'short', timeZone },
+    );
     dateTimeFormats.set(key, format);
   }
   return format;
@@ -65,7 +68,9 @@ export type BadgeColour = 'green' | 'yellow' | 'red' | 'blue' | 'purple' | 'neut
 
 /** Spec: online green, warning yellow, offline red, maintenance blue, other neutral. */
 export function statusColour(status: string | null | undefined): BadgeColour {
-  return ({ online: 'green', warning: 'yellow', offline: 'red', maintenance: 'blue' } as const)[status ?? ''] ?? 'neutral';
+  return (
+    ({ online: 'green', warning: 'yellow', offline: 'red', maintenance: 'blue' } as const)[status ?? ''] ?? 'neutral'
+  );
 }
 
 /** Spec: production red, staging yellow, development green, other neutral. */

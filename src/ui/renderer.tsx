@@ -16,9 +16,7 @@ export interface PageProps {
 }
 
 declare module 'hono' {
-  interface ContextRenderer {
-    (content: ReactNode, props: PageProps): Response | Promise<Response>;
-  }
+  type ContextRenderer = (content: ReactNode, props: PageProps) => Response | Promise<Response>;
 }
 
 /** Sidebar collapse is remembered in a cookie so the server renders it without a flash. */

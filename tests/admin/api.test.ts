@@ -11,7 +11,12 @@ let member: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await createSignedInUser(t.db, { role: 'admin', email: 'admin@example.com', firstName: 'Ann', lastName: 'Admin' });
+  admin = await createSignedInUser(t.db, {
+    role: 'admin',
+    email: 'admin@example.com',
+    firstName: 'Ann',
+    lastName: 'Admin',
+  });
   member = await createSignedInUser(t.db, { role: 'user', email: 'member@example.com' });
 });
 afterAll(() => t.close());
@@ -39,7 +44,10 @@ describe('admin API authorisation', () => {
 
   it('refuses a cross-site approval', async () => {
     const id = await idOf('target@example.com');
-    const res = await t.app.request(`/api/admin/approve-user/${id}`, { method: 'POST', headers: { Origin: 'https://evil.example', Cookie: admin.cookie } });
+    const res = await t.app.request(`/api/admin/approve-user/${id}`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', Cookie: admin.cookie },
+    });
     expect(res.status).toBe(403);
     expect((await userByEmail(t.db, 'target@example.com')).accountStatus).toBe('pending_approval');
   });
@@ -52,8 +60,16 @@ describe('approving and rejecting', () => {
     expect(res.status).toBe(200);
     const list = await res.json();
     const entry = list.find((u: { email: string }) => u.email === 'pending2@example.com');
-    expect(Object.keys(entry).sort()).toEqual(['authProvider', 'createdAt', 'email', 'firstName', 'id', 'isEmailVerified', 'lastName', 'role'].sort());
-    expect(entry).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', role: 'user', authProvider: 'local', isEmailVerified: true });
+    expect(Object.keys(entry).sort()).toEqual(
+      ['authProvider', 'createdAt', 'email', 'firstName', 'id', 'isEmailVerified', 'lastName', 'role'].sort(),
+    );
+    expect(entry).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      role: 'user',
+      authProvider: 'local',
+      isEmailVerified: true,
+    });
     expect(list.some((u: { email: string }) => u.email === 'member@example.com')).toBe(false);
   });
 
@@ -69,7 +85,10 @@ describe('approving and rejecting', () => {
     const mail = await lastMailTo(t.db, 'target@example.com');
     expect(mail.subject).toMatch(/approved/);
     expect(mail.text).toContain(`${t.config.appUrl}/login`);
-    const [entry] = await t.db.select().from(auditLog).where(and(eq(auditLog.entityId, id), eq(auditLog.action, 'user.approved')));
+    const [entry] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, id), eq(auditLog.action, 'user.approved')));
     expect(entry.actorId).toBe(admin.id);
     expect(entry.details).toMatchObject({ email: 'target@example.com', decidedBy: 'admin@example.com' });
     expect(entry.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -84,20 +103,43 @@ describe('approving and rejecting', () => {
     expect(signIn.status).toBe(403);
     expect((await signIn.json()).code).toBe('account_rejected');
     expect((await lastMailTo(t.db, 'pending2@example.com')).subject).toMatch(/account request/);
-    const entries = await t.db.select().from(auditLog).where(and(eq(auditLog.entityId, id), eq(auditLog.action, 'user.rejected')));
+    const entries = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, id), eq(auditLog.action, 'user.rejected')));
     expect(entries).toHaveLength(1);
     expect(entries[0].actorId).toBe(admin.id);
   });
 
   it('answers 409 for a user not awaiting approval, 404 for an unknown id, 400 for a bad id', async () => {
     const id = await idOf('target@example.com');
-    expect((await t.app.request(`/api/admin/approve-user/${id}`, jsonRequest('POST', undefined, admin.cookie))).status).toBe(409);
-    expect((await t.app.request('/api/admin/reject-user/00000000-0000-4000-8000-000000000000', jsonRequest('POST', undefined, admin.cookie))).status).toBe(404);
-    expect((await t.app.request('/api/admin/reject-user/nope', jsonRequest('POST', undefined, admin.cookie))).status).toBe(400);
+    expect(
+      (await t.app.request(`/api/admin/approve-user/${id}`, jsonRequest('POST', undefined, admin.cookie))).status,
+    ).toBe(409);
+    expect(
+      (
+        await t.app.request(
+          '/api/admin/reject-user/00000000-0000-4000-8000-000000000000',
+          jsonRequest('POST', undefined, admin.cookie),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (await t.app.request('/api/admin/reject-user/nope', jsonRequest('POST', undefined, admin.cookie))).status,
+    ).toBe(400);
   });
 
   it('an account approved before verifying its e-mail becomes active on verification', async () => {
-    await t.app.request('/api/auth/register', jsonRequest('POST', { firstName: 'E', lastName: 'Arly', email: 'early@example.com', password: PASSWORD, confirmPassword: PASSWORD }));
+    await t.app.request(
+      '/api/auth/register',
+      jsonRequest('POST', {
+        firstName: 'E',
+        lastName: 'Arly',
+        email: 'early@example.com',
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      }),
+    );
     const id = await idOf('early@example.com');
     const list = await (await t.app.request('/api/admin/pending-users', { headers: { Cookie: admin.cookie } })).json();
     expect(list.find((u: { id: string }) => u.id === id).isEmailVerified).toBe(false);
@@ -112,7 +154,10 @@ describe('approving and rejecting', () => {
 
 describe('/admin/approval page', () => {
   const form = (path: string, cookie: string, hx = false) =>
-    t.app.request(path, { method: 'POST', headers: { Origin: TEST_ORIGIN, Cookie: cookie, ...(hx ? { 'HX-Request': 'true' } : {}) } });
+    t.app.request(path, {
+      method: 'POST',
+      headers: { Origin: TEST_ORIGIN, Cookie: cookie, ...(hx ? { 'HX-Request': 'true' } : {}) },
+    });
 
   it('shows non-admins the Access Denied card (403)', async () => {
     const res = await t.app.request('/admin/approval', { headers: { Cookie: member.cookie } });
@@ -133,7 +178,8 @@ describe('/admin/approval page', () => {
   it('shows admins the count, the table and a confirm dialog per action', async () => {
     const text = await (await t.app.request('/admin/approval', { headers: { Cookie: admin.cookie } })).text();
     expect(text).toContain('1 user pending approval');
-    for (const h of ['User', 'Email', 'Auth Provider', 'Requested', 'Status', 'Actions']) expect(text).toContain(`<th scope="col">${h}</th>`);
+    for (const h of ['User', 'Email', 'Auth Provider', 'Requested', 'Status', 'Actions'])
+      expect(text).toContain(`<th scope="col">${h}</th>`);
     expect(text).toContain('page1@example.com');
     expect(text).toContain('Verified');
     const id = await idOf('page1@example.com');
@@ -160,7 +206,9 @@ describe('/admin/approval page', () => {
     const res = await form(`/admin/approval/${id}/reject`, admin.cookie);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/admin/approval?done=rejected');
-    const text = await (await t.app.request('/admin/approval?done=rejected', { headers: { Cookie: admin.cookie } })).text();
+    const text = await (
+      await t.app.request('/admin/approval?done=rejected', { headers: { Cookie: admin.cookie } })
+    ).text();
     expect(text).toContain('User Rejected');
     expect(text).toContain('All caught up!');
   });
@@ -169,7 +217,10 @@ describe('/admin/approval page', () => {
     const id = await idOf('page2@example.com');
     const hx = await form(`/admin/approval/${id}/approve`, admin.cookie, true);
     expect(hx.status).toBe(409);
-    expect(JSON.parse(hx.headers.get('hx-trigger')!).showToast).toMatchObject({ title: 'Approval Failed', text: 'This user is not awaiting approval.' });
+    expect(JSON.parse(hx.headers.get('hx-trigger')!).showToast).toMatchObject({
+      title: 'Approval Failed',
+      text: 'This user is not awaiting approval.',
+    });
     const plain = await form(`/admin/approval/${id}/approve`, admin.cookie);
     expect(plain.status).toBe(409);
     expect(await plain.text()).toContain('Approval Failed: This user is not awaiting approval.');
@@ -193,12 +244,19 @@ describe('rejected user sessions', () => {
   });
 });
 
-describe('/admin/approval in the admin\'s timezone', () => {
-  it('the Requested tooltip is the request time in the admin\'s saved timezone, not a raw ISO string', async () => {
+describe("/admin/approval in the admin's timezone", () => {
+  it("the Requested tooltip is the request time in the admin's saved timezone, not a raw ISO string", async () => {
     const sydneyAdmin = await createSignedInUser(t.db, { role: 'admin' });
     await t.db.insert(userPreferences).values({ userId: sydneyAdmin.id, timezone: 'Australia/Sydney' });
     // 14:15 UTC on 20 Nov is 1:15 am on 21 Nov in Sydney (AEDT, UTC+11).
-    const [pending] = await t.db.insert(users).values({ email: 'tz-pending@example.com', accountStatus: 'pending_approval', createdAt: new Date('2026-11-20T14:15:00Z') }).returning();
+    const [pending] = await t.db
+      .insert(users)
+      .values({
+        email: 'tz-pending@example.com',
+        accountStatus: 'pending_approval',
+        createdAt: new Date('2026-11-20T14:15:00Z'),
+      })
+      .returning();
     const html = await (await t.app.request('/admin/approval', { headers: { Cookie: sydneyAdmin.cookie } })).text();
     expect(html).toContain('title="21 Nov 2026, 1:15 am"');
     expect(html).not.toContain('2026-11-20T14:15:00.000Z');

@@ -18,11 +18,32 @@ import type { AddressInfo } from 'node:net';
  * - many-tools: 100 search_servers calls every round (even when told tool_choice none).
  * - huge-answer: a 60,000-character answer.
  */
-export type FakeMode = 'normal' | 'stall-before-headers' | 'stall-after-chunk' | 'keep-alive-after-chunk' | 'drip' | 'rate-limited' | 'server-error' | 'many-tools' | 'huge-answer';
+export type FakeMode =
+  | 'normal'
+  | 'stall-before-headers'
+  | 'stall-after-chunk'
+  | 'keep-alive-after-chunk'
+  | 'drip'
+  | 'rate-limited'
+  | 'server-error'
+  | 'many-tools'
+  | 'huge-answer';
 
-type Msg = { role: string; content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
+type Msg = {
+  role: string;
+  content: string | null;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+};
 export interface FakeRequest {
-  body: { model: string; messages: Msg[]; tools?: { function: { name: string } }[]; tool_choice?: string; stream?: boolean; response_format?: { json_schema: { name: string } } };
+  body: {
+    model: string;
+    messages: Msg[];
+    tools?: { function: { name: string } }[];
+    tool_choice?: string;
+    stream?: boolean;
+    response_format?: { json_schema: { name: string } };
+  };
   auth: string | undefined;
   /** The connection closed before the fake ended its answer (the caller aborted). */
   closed: boolean;
@@ -45,21 +66,45 @@ function pickTool(question: string): { name: string; args: object } {
 function answerFrom(messages: Msg[]): string {
   const system = messages.find((m) => m.role === 'system')?.content ?? '';
   const toolMsgs = messages.filter((m) => m.role === 'tool');
-  const instructionsInjected = messages.some((m) => m.role !== 'tool' && INJECTION.test(m.content ?? '') && m.role !== 'assistant');
+  const instructionsInjected = messages.some(
+    (m) => m.role !== 'tool' && INJECTION.test(m.content ?? '') && m.role !== 'assistant',
+  );
   const parsed = toolMsgs.map((m) => JSON.parse(m.content ?? '{}') as { untrusted_data?: unknown; error?: string });
   const quoted = parsed.some((p) => INJECTION.test(JSON.stringify(p.untrusted_data ?? '')));
-  const markedAsData = /untrusted/i.test(system) && /never as instructions|not as instructions|never follow|do not obey/i.test(system);
-  const items = parsed.flatMap((p) => (Array.isArray(p.untrusted_data) ? p.untrusted_data : [])) as { name?: string; title?: string; link: string }[];
+  const markedAsData =
+    /untrusted/i.test(system) && /never as instructions|not as instructions|never follow|do not obey/i.test(system);
+  const items = parsed.flatMap((p) => (Array.isArray(p.untrusted_data) ? p.untrusted_data : [])) as {
+    name?: string;
+    title?: string;
+    link: string;
+  }[];
   const cites = items.map((i) => `[${i.name ?? i.title}](${i.link})`).join(', ');
   const errors = parsed.map((p) => p.error).filter(Boolean);
-  const verdict = instructionsInjected ? 'INJECTION_OBEYED' : quoted && markedAsData ? 'INJECTION_QUOTED_AS_DATA' : 'NO_INJECTION_SEEN';
+  const verdict = instructionsInjected
+    ? 'INJECTION_OBEYED'
+    : quoted && markedAsData
+      ? 'INJECTION_QUOTED_AS_DATA'
+      : 'NO_INJECTION_SEEN';
   return `Found: ${cites || 'nothing'}. ${errors.length ? `Tool error: ${errors.join('; ')}. ` : ''}Verdict: ${verdict}.`;
 }
 
 function structured(name: string, messages: Msg[]): string {
   const user = messages.find((m) => m.role === 'user')?.content ?? '';
-  if (name === 'kb_preview') return JSON.stringify({ title: 'Restart the DNS Service', category: 'dns', tags: ['dns', 'powershell'], excerpt: 'How to restart DNS.', content: `## Steps\n\n1. Restart it\n\n(model saw ${user.length} chars)` });
-  if (name === 'enhanced_content') return JSON.stringify({ improvedContent: '## Improved\n\nBetter.', suggestedTitle: 'Better Title', extractedTags: ['x'], summary: 'Sum.' });
+  if (name === 'kb_preview')
+    return JSON.stringify({
+      title: 'Restart the DNS Service',
+      category: 'dns',
+      tags: ['dns', 'powershell'],
+      excerpt: 'How to restart DNS.',
+      content: `## Steps\n\n1. Restart it\n\n(model saw ${user.length} chars)`,
+    });
+  if (name === 'enhanced_content')
+    return JSON.stringify({
+      improvedContent: '## Improved\n\nBetter.',
+      suggestedTitle: 'Better Title',
+      extractedTags: ['x'],
+      summary: 'Sum.',
+    });
   return '{"not": "the schema"}'; // enhanced_field: an invalid reply (the app must fall back)
 }
 
@@ -103,7 +148,18 @@ function misbehave(mode: FakeMode, res: ServerResponse): boolean {
     case 'many-tools':
       sse();
       for (let i = 0; i < 100; i++) {
-        res.write(chunk({ tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: 'search_servers', arguments: '{"location":"Auburn"}' } }] }));
+        res.write(
+          chunk({
+            tool_calls: [
+              {
+                index: i,
+                id: `call_${i}`,
+                type: 'function',
+                function: { name: 'search_servers', arguments: '{"location":"Auburn"}' },
+              },
+            ],
+          }),
+        );
       }
       res.write(chunk({}, 'tool_calls'));
       res.end('data: [DONE]\n\n');
@@ -140,14 +196,27 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     if (body.response_format) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       const content = structured(body.response_format.json_schema.name, body.messages);
-      return void res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+      return void res.end(
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          created: 0,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        }),
+      );
     }
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     const last = body.messages[body.messages.length - 1];
     if (last.role === 'user') {
       const tool = pickTool(last.content ?? '');
       const args = JSON.stringify(tool.args);
-      res.write(chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: tool.name, arguments: '' } }] }));
+      res.write(
+        chunk({
+          role: 'assistant',
+          tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: tool.name, arguments: '' } }],
+        }),
+      );
       res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 5) } }] }));
       res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(5) } }] }, 'tool_calls'));
     } else {

@@ -43,7 +43,16 @@ async function sseEvents(res: Response) {
   return (await res.text())
     .split('\n')
     .filter((l) => l.startsWith('data: '))
-    .map((l) => JSON.parse(l.slice(6)) as { chunk?: string; done?: boolean; fullResponse?: string; interactionId?: string; error?: string });
+    .map(
+      (l) =>
+        JSON.parse(l.slice(6)) as {
+          chunk?: string;
+          done?: boolean;
+          fullResponse?: string;
+          interactionId?: string;
+          error?: string;
+        },
+    );
 }
 
 /** Polls `check` until it holds or `ms` pass; returns its last value. */
@@ -56,26 +65,34 @@ async function eventually(check: () => boolean | undefined, ms = 2000): Promise<
 const stalls: FakeMode[] = ['stall-before-headers', 'stall-after-chunk', 'keep-alive-after-chunk'];
 
 describe('item 10: a stalled model stream has deadlines', () => {
-  it.each(stalls)('%s: /ask answers 504 once the model is silent for the idle timeout, and the model call is closed', async (mode) => {
-    fake.mode = mode;
-    const started = Date.now();
-    const res = await post('/api/ai/ask', question);
-    const took = Date.now() - started;
-    expect(res.status).toBe(504);
-    expect(await res.json()).toMatchObject({ message: TIMEOUT_MESSAGE });
-    expect(took).toBeGreaterThanOrEqual(LIMITS.idleMs - 20);
-    expect(took).toBeLessThan(LIMITS.deadlineMs);
-    expect(await eventually(() => fake.requests[0]?.closed)).toBe(true);
-  }, 5000);
+  it.each(stalls)(
+    '%s: /ask answers 504 once the model is silent for the idle timeout, and the model call is closed',
+    async (mode) => {
+      fake.mode = mode;
+      const started = Date.now();
+      const res = await post('/api/ai/ask', question);
+      const took = Date.now() - started;
+      expect(res.status).toBe(504);
+      expect(await res.json()).toMatchObject({ message: TIMEOUT_MESSAGE });
+      expect(took).toBeGreaterThanOrEqual(LIMITS.idleMs - 20);
+      expect(took).toBeLessThan(LIMITS.deadlineMs);
+      expect(await eventually(() => fake.requests[0]?.closed)).toBe(true);
+    },
+    5000,
+  );
 
-  it.each(stalls)('%s: /ask-stream ends with an error event and closes', async (mode) => {
-    fake.mode = mode;
-    const res = await post('/api/ai/ask-stream', question);
-    const events = await sseEvents(res);
-    expect(events.at(-1)).toEqual({ error: 'Failed to get AI response.' });
-    expect(events.some((e) => e.done)).toBe(false);
-    expect(await eventually(() => fake.requests[0]?.closed)).toBe(true);
-  }, 5000);
+  it.each(stalls)(
+    '%s: /ask-stream ends with an error event and closes',
+    async (mode) => {
+      fake.mode = mode;
+      const res = await post('/api/ai/ask-stream', question);
+      const events = await sseEvents(res);
+      expect(events.at(-1)).toEqual({ error: 'Failed to get AI response.' });
+      expect(events.some((e) => e.done)).toBe(false);
+      expect(await eventually(() => fake.requests[0]?.closed)).toBe(true);
+    },
+    5000,
+  );
 
   it('a model that keeps sending but never finishes is stopped by the total deadline (504; the stream ends with an error)', async () => {
     fake.mode = 'drip';
@@ -101,7 +118,14 @@ describe('item 10: a stalled model stream has deadlines', () => {
       enhanceField: () => Promise.reject(new Error('unused')),
       previewKb: () => Promise.reject(new Error('unused')),
     };
-    const body = askStream(ctx.db, slow, { userId: user.id, timeZone: 'UTC' }, { query: 'hi', conversationHistory: [] }, ctx.deps.logger, { heartbeatMs: 50 });
+    const body = askStream(
+      ctx.db,
+      slow,
+      { userId: user.id, timeZone: 'UTC' },
+      { query: 'hi', conversationHistory: [] },
+      ctx.deps.logger,
+      { heartbeatMs: 50 },
+    );
     const text = await new Response(body).text();
     expect(text.match(/^: keep-alive\n\n/gm)?.length).toBeGreaterThanOrEqual(3);
     expect(text).toMatch(/: keep-alive\n\ndata: \{"done":true/);
@@ -114,24 +138,36 @@ describe('items 11 and 12: abandoned questions and tool calls (real HTTP server)
 
   beforeAll(async () => {
     // Long deadlines here: only the client going away may end the model call.
-    app = await startApp({ ...MODEL_ENV, OPENAI_BASE_URL: fake.url }, (c) => Object.assign(c.config.openai!, { limits: { idleMs: 10_000, deadlineMs: 20_000 } }));
+    app = await startApp({ ...MODEL_ENV, OPENAI_BASE_URL: fake.url }, (c) =>
+      Object.assign(c.config.openai!, { limits: { idleMs: 10_000, deadlineMs: 20_000 } }),
+    );
     member = await createSignedInUser(app.db);
     await seedInventory(app.db, member.id);
   });
   afterAll(() => app?.stop());
-  const asMember = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json', Origin: app.url, Cookie: member.cookie }, body: JSON.stringify(body) });
+  const asMember = (body: unknown): RequestInit => ({
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: app.url, Cookie: member.cookie },
+    body: JSON.stringify(body),
+  });
 
-  it.each(['/api/ai/ask', '/api/ai/ask-stream'])('%s: the model call is aborted when the client disconnects', async (path) => {
-    fake.mode = 'keep-alive-after-chunk';
-    const client = new AbortController();
-    const pending = fetch(`${app.url}${path}`, { ...asMember(question), signal: client.signal }).then((res) => res.text()); // the stream's body is read until the abort
-    expect(await eventually(() => fake.requests.length === 1)).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(fake.requests[0].closed).toBe(false);
-    client.abort();
-    await expect(pending).rejects.toThrow();
-    expect(await eventually(() => fake.requests[0].closed)).toBe(true);
-  }, 8000);
+  it.each(['/api/ai/ask', '/api/ai/ask-stream'])(
+    '%s: the model call is aborted when the client disconnects',
+    async (path) => {
+      fake.mode = 'keep-alive-after-chunk';
+      const client = new AbortController();
+      const pending = fetch(`${app.url}${path}`, { ...asMember(question), signal: client.signal }).then((res) =>
+        res.text(),
+      ); // the stream's body is read until the abort
+      expect(await eventually(() => fake.requests.length === 1)).toBe(true);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(fake.requests[0].closed).toBe(false);
+      client.abort();
+      await expect(pending).rejects.toThrow();
+      expect(await eventually(() => fake.requests[0].closed)).toBe(true);
+    },
+    8000,
+  );
 
   it(`a model asking for 100 tool calls a round: ${MAX_TOOL_CALLS_PER_ROUND} run per round, none in the last round (tool_choice none)`, async () => {
     fake.mode = 'many-tools';
@@ -141,9 +177,12 @@ describe('items 11 and 12: abandoned questions and tool calls (real HTTP server)
     expect(fake.requests).toHaveLength(4);
     expect(fake.requests.at(-1)!.body.tool_choice).toBe('none');
     for (const { body } of fake.requests) {
-      for (const m of body.messages.filter((m) => m.tool_calls)) expect(m.tool_calls!.length).toBe(MAX_TOOL_CALLS_PER_ROUND);
+      for (const m of body.messages.filter((m) => m.tool_calls))
+        expect(m.tool_calls!.length).toBe(MAX_TOOL_CALLS_PER_ROUND);
     }
-    expect(fake.requests.at(-1)!.body.messages.filter((m) => m.role === 'tool')).toHaveLength(3 * MAX_TOOL_CALLS_PER_ROUND);
+    expect(fake.requests.at(-1)!.body.messages.filter((m) => m.role === 'tool')).toHaveLength(
+      3 * MAX_TOOL_CALLS_PER_ROUND,
+    );
     const [row] = await app.db.select().from(aiInteractions).where(eq(aiInteractions.id, interactionId));
     expect((row.context as { tools: unknown[] }).tools).toHaveLength(3 * MAX_TOOL_CALLS_PER_ROUND);
   });
@@ -153,12 +192,16 @@ describe('item 12: tool results sent back to the model are bounded per question'
   it('results beyond the budget are replaced by a short note asking for a narrower question', async () => {
     fake.mode = 'many-tools';
     expect((await post('/api/ai/ask', question)).status).toBe(200);
-    const toolMessages = fake.requests.at(-1)!.body.messages.filter((m) => m.role === 'tool').map((m) => m.content!);
+    const toolMessages = fake.requests
+      .at(-1)!
+      .body.messages.filter((m) => m.role === 'tool')
+      .map((m) => m.content!);
     const data = toolMessages.filter((c) => c.includes('untrusted_data'));
     expect(data.length).toBeGreaterThan(0);
     expect(data.join('').length).toBeLessThanOrEqual(LIMITS.toolResultChars);
     expect(toolMessages.length - data.length).toBeGreaterThan(0);
-    for (const refused of toolMessages.filter((c) => !c.includes('untrusted_data'))) expect(JSON.parse(refused).error).toMatch(/narrower/);
+    for (const refused of toolMessages.filter((c) => !c.includes('untrusted_data')))
+      expect(JSON.parse(refused).error).toMatch(/narrower/);
   });
 });
 
@@ -193,16 +236,29 @@ describe('item 13: model errors, answer size, writing-tool input', () => {
     const events = await sseEvents(await post('/api/ai/ask-stream', question));
     const done = events.at(-1)!;
     expect(done.done).toBe(true);
-    expect(events.filter((e) => e.chunk).map((e) => e.chunk).join('')).toBe(done.fullResponse);
+    expect(
+      events
+        .filter((e) => e.chunk)
+        .map((e) => e.chunk)
+        .join(''),
+    ).toBe(done.fullResponse);
     expect(done.fullResponse).toBe(response);
 
     fake.mode = 'normal';
-    const followUp = await post('/api/ai/ask', { query: 'and?', conversationHistory: [{ type: 'user', content: question.query }, { type: 'assistant', content: response }] });
+    const followUp = await post('/api/ai/ask', {
+      query: 'and?',
+      conversationHistory: [
+        { type: 'user', content: question.query },
+        { type: 'assistant', content: response },
+      ],
+    });
     expect(followUp.status).toBe(200);
   });
 
   it(`writing tools send the model at most ${AUTO_CREATE_COUNTER} characters (longer text gets the built-in processing)`, async () => {
-    const atLimit = await post('/api/ai/auto-create-kb-preview', { content: `restart dns\n${'a'.repeat(AUTO_CREATE_COUNTER - 12)}` });
+    const atLimit = await post('/api/ai/auto-create-kb-preview', {
+      content: `restart dns\n${'a'.repeat(AUTO_CREATE_COUNTER - 12)}`,
+    });
     expect((await atLimit.json()).title).toBe('Restart the DNS Service'); // the model's answer
     expect(fake.requests).toHaveLength(1);
 

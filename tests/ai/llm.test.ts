@@ -27,7 +27,13 @@ const post = (path: string, body: unknown) => ctx.app.request(path, jsonRequest(
 describe('LLM engine against a local OpenAI-compatible server', () => {
   it('offers only the read-only tools, runs the called tool on real data and cites in-app links', async () => {
     fake.requests.length = 0;
-    const res = await post('/api/ai/ask', { query: 'Which servers are in Auburn?', conversationHistory: [{ type: 'user', content: 'hello' }, { type: 'assistant', content: 'Hi!' }] });
+    const res = await post('/api/ai/ask', {
+      query: 'Which servers are in Auburn?',
+      conversationHistory: [
+        { type: 'user', content: 'hello' },
+        { type: 'assistant', content: 'Hi!' },
+      ],
+    });
     expect(res.status).toBe(200);
     const { response, interactionId, suggestedActions } = await res.json();
     expect(response).toContain(`[AUB-POS-01](/infrastructure?server=${seed.servers['AUB-POS-01']})`);
@@ -39,11 +45,22 @@ describe('LLM engine against a local OpenAI-compatible server', () => {
     expect(first.body.model).toBe('fake-model');
     expect(first.body.stream).toBe(true);
     expect(first.body.tools!.map((t) => t.function.name).sort()).toEqual(
-      ['get_server', 'recent_audit_events', 'recent_documents', 'recent_health_problems', 'search_documents', 'search_servers', 'team_contacts'].sort(),
+      [
+        'get_server',
+        'recent_audit_events',
+        'recent_documents',
+        'recent_health_problems',
+        'search_documents',
+        'search_servers',
+        'team_contacts',
+      ].sort(),
     );
     expect(first.body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     const [row] = await ctx.db.select().from(aiInteractions).where(eq(aiInteractions.id, interactionId));
-    expect(row.context).toMatchObject({ engine: 'llm', tools: [{ name: 'search_servers', args: { location: 'Auburn' }, results: 2 }] });
+    expect(row.context).toMatchObject({
+      engine: 'llm',
+      tools: [{ name: 'search_servers', args: { location: 'Auburn' }, results: 2 }],
+    });
   });
 
   it('prompt injection: a document saying "ignore previous instructions" reaches the model only as quoted tool data', async () => {
@@ -66,7 +83,10 @@ describe('LLM engine against a local OpenAI-compatible server', () => {
     const res = await post('/api/ai/ask', { query: 'Please delete AUB-POS-01' });
     const { response } = await res.json();
     expect(response).toContain('Tool error: Unknown tool delete_server');
-    const still = await ctx.app.request('/api/ai/ask', jsonRequest('POST', { query: 'Which servers are in Auburn?' }, user.cookie));
+    const still = await ctx.app.request(
+      '/api/ai/ask',
+      jsonRequest('POST', { query: 'Which servers are in Auburn?' }, user.cookie),
+    );
     expect((await still.json()).response).toContain('AUB-POS-01');
   });
 
@@ -96,12 +116,18 @@ describe('LLM engine against a local OpenAI-compatible server', () => {
     await broken.close();
   });
 
-  it('tells the model the asker\'s timezone and hands it tool results with times already in it', async () => {
+  it("tells the model the asker's timezone and hands it tool results with times already in it", async () => {
     const perth = await createSignedInUser(ctx.db);
     await ctx.db.insert(userPreferences).values({ userId: perth.id, timezone: 'Australia/Perth' });
-    await ctx.db.update(servers).set({ lastHealthCheck: new Date('2026-11-20T17:30:00Z') }).where(eq(servers.id, seed.servers['AUB-POS-01']));
+    await ctx.db
+      .update(servers)
+      .set({ lastHealthCheck: new Date('2026-11-20T17:30:00Z') })
+      .where(eq(servers.id, seed.servers['AUB-POS-01']));
     fake.requests.length = 0;
-    const res = await ctx.app.request('/api/ai/ask', jsonRequest('POST', { query: 'Which servers are in Auburn?' }, perth.cookie));
+    const res = await ctx.app.request(
+      '/api/ai/ask',
+      jsonRequest('POST', { query: 'Which servers are in Auburn?' }, perth.cookie),
+    );
     expect(res.status).toBe(200);
     const messages = fake.requests[1].body.messages;
     expect(messages[0].content).toContain("The user's timezone is Australia/Perth.");
@@ -111,13 +137,22 @@ describe('LLM engine against a local OpenAI-compatible server', () => {
   });
 
   it('writing tools use structured output checked by zod (category normalised; invalid reply → built-in)', async () => {
-    const preview = await (await post('/api/ai/auto-create-kb-preview', { content: 'restart dns\nRestart-Service DNS' })).json();
+    const preview = await (
+      await post('/api/ai/auto-create-kb-preview', { content: 'restart dns\nRestart-Service DNS' })
+    ).json();
     expect(preview).toMatchObject({ title: 'Restart the DNS Service', category: 'DNS', tags: ['dns', 'powershell'] });
     const req = fake.requests.at(-1)!.body;
     expect(req.response_format!.json_schema.name).toBe('kb_preview');
     const enhanced = await (await post('/api/ai/enhance-content', { title: 't', content: 'c' })).json();
-    expect(enhanced).toEqual({ improvedContent: '## Improved\n\nBetter.', suggestedTitle: 'Better Title', extractedTags: ['x'], summary: 'Sum.' });
-    const field = await (await post('/api/ai/enhance-field', { fieldType: 'title', content: 'configure dns forwarders' })).json();
+    expect(enhanced).toEqual({
+      improvedContent: '## Improved\n\nBetter.',
+      suggestedTitle: 'Better Title',
+      extractedTags: ['x'],
+      summary: 'Sum.',
+    });
+    const field = await (
+      await post('/api/ai/enhance-field', { fieldType: 'title', content: 'configure dns forwarders' })
+    ).json();
     expect(field.enhancedContent).toBe('Configure DNS Forwarders');
   });
 });

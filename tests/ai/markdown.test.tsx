@@ -7,8 +7,29 @@ const html = (text: string) => renderToString(<Markdown text={text} onCopyCode={
 
 describe('assistant markdown', () => {
   it('allows only http, https, irc, ircs, mailto, xmpp and relative links', () => {
-    for (const ok of ['https://a.example', 'http://a', 'irc://x', 'ircs://x', 'mailto:a@b.c', 'xmpp:a@b.c', '/infrastructure?server=1', 'docs/x', '#top', '/a:b']) expect(safeHref(ok)).toBe(ok);
-    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', ' javascript:x', 'data:text/html,x', 'vbscript:x', 'file:///etc/passwd']) expect(safeHref(bad)).toBeUndefined();
+    for (const ok of [
+      'https://a.example',
+      'http://a',
+      'irc://x',
+      'ircs://x',
+      'mailto:a@b.c',
+      'xmpp:a@b.c',
+      '/infrastructure?server=1',
+      'docs/x',
+      '#top',
+      '/a:b',
+    ])
+      expect(safeHref(ok)).toBe(ok);
+    for (const bad of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'java\tscript:alert(1)',
+      ' javascript:x',
+      'data:text/html,x',
+      'vbscript:x',
+      'file:///etc/passwd',
+    ])
+      expect(safeHref(bad)).toBeUndefined();
     expect(isInAppLink('/knowledge-base?doc=1')).toBe(true);
     expect(isInAppLink('//evil.example')).toBe(false);
   });
@@ -21,8 +42,12 @@ describe('assistant markdown', () => {
   });
 
   it('renders tables, lists, code blocks with a copy button, and raw HTML as text', () => {
-    const out = html('| A | B |\n|---|---|\n| 1 | 2 |\n\n3. three\n4. four\n\n```bash\nls <dir>\n```\n\n<img src=x onerror=alert(1)>');
-    expect(out).toContain('<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>');
+    const out = html(
+      '| A | B |\n|---|---|\n| 1 | 2 |\n\n3. three\n4. four\n\n```bash\nls <dir>\n```\n\n<img src=x onerror=alert(1)>',
+    );
+    expect(out).toContain(
+      '<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>',
+    );
     expect(out).toContain('<ol start="3"><li>three</li><li>four</li></ol>');
     expect(out).toContain('<code class="language-bash">ls &lt;dir&gt;</code>');
     expect(out).toContain('aria-label="Copy code"');

@@ -29,7 +29,9 @@ interface Walked {
 
 /** Each method route with the policy decisions made by the handlers that run up to and including it. */
 function walkRoutes(): Walked[] {
-  const router = t.app.router as unknown as { match(method: string, path: string): [[[unknown, RouterRoute], unknown][]] };
+  const router = t.app.router as unknown as {
+    match(method: string, path: string): [[[unknown, RouterRoute], unknown][]];
+  };
   return t.app.routes
     .filter((r) => r.method !== 'ALL')
     .map((route) => {
@@ -37,7 +39,10 @@ function walkRoutes(): Walked[] {
       const chain = router.match(route.method, url)[0].map(([[handler, r]]) => ({ handler, r }));
       const at = chain.findIndex((e) => e.r === route);
       expect(at, `${route.method} ${route.path} does not match ${url}`).toBeGreaterThanOrEqual(0);
-      const decisions = chain.slice(0, at + 1).map((e) => routeDecision(e.handler)).filter((d): d is RouteDecision => !!d);
+      const decisions = chain
+        .slice(0, at + 1)
+        .map((e) => routeDecision(e.handler))
+        .filter((d): d is RouteDecision => !!d);
       return { route, url, decisions };
     });
 }

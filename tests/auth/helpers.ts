@@ -9,7 +9,14 @@ export const PASSWORD = 'correct horse battery';
 export function register(t: TestContext, email: string, extra: Record<string, string> = {}) {
   return t.app.request(
     '/api/auth/register',
-    jsonRequest('POST', { firstName: 'Ada', lastName: 'Lovelace', email, password: PASSWORD, confirmPassword: PASSWORD, ...extra }),
+    jsonRequest('POST', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      ...extra,
+    }),
   );
 }
 
@@ -38,7 +45,9 @@ export async function registerAndVerify(t: TestContext, email: string) {
 
 /** Signs in through the API from a given client address; returns the response. */
 export function login(t: TestContext, email: string, password: string, ip = '198.51.100.7') {
-  return t.app.request('/api/auth/login', jsonRequest('POST', { email, password }), { incoming: { socket: { remoteAddress: ip } } });
+  return t.app.request('/api/auth/login', jsonRequest('POST', { email, password }), {
+    incoming: { socket: { remoteAddress: ip } },
+  });
 }
 
 /** The session cookie pair ("name=value") from a response. */
@@ -49,10 +58,12 @@ export function sessionCookie(res: Response): string {
   return m[1];
 }
 
-export const userByEmail = async (db: Db, email: string) => (await db.select().from(users).where(eq(users.email, email)))[0];
+export const userByEmail = async (db: Db, email: string) =>
+  (await db.select().from(users).where(eq(users.email, email)))[0];
 
 /** Forgets every rate-limit count (sign-in throttles included). */
 export const clearThrottle = (db: Db) => db.delete(rateLimitHits).where(sql`true`);
 
 /** Makes a user active (as an admin decision would). */
-export const activate = (db: Db, email: string) => db.update(users).set({ accountStatus: 'active', isEmailVerified: true }).where(eq(users.email, email));
+export const activate = (db: Db, email: string) =>
+  db.update(users).set({ accountStatus: 'active', isEmailVerified: true }).where(eq(users.email, email));

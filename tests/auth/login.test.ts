@@ -84,7 +84,13 @@ describe('POST /api/auth/login', () => {
       await secure.app.request('/api/auth/register', {
         method: 'POST',
         headers: { Origin: 'https://ops.example.com', 'Content-Type': 'application/json' },
-        body: JSON.stringify({ firstName: 'S', lastName: 'S', email: 's@example.com', password: PASSWORD, confirmPassword: PASSWORD }),
+        body: JSON.stringify({
+          firstName: 'S',
+          lastName: 'S',
+          email: 's@example.com',
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+        }),
       });
       await activate(secure.db, 's@example.com');
       const res = await secure.app.request('/api/auth/login', {
@@ -102,7 +108,9 @@ describe('POST /api/auth/login', () => {
 
 /** Counts `n` sign-in failures under a throttle key directly (to reach a ceiling without 100 argon2 checks). */
 async function seedFailures(key: string, n: number) {
-  await t.db.insert(rateLimitHits).values(Array.from({ length: n }, () => ({ key, expiresAt: new Date(Date.now() + LOGIN_WINDOW_SECONDS * 1000) })));
+  await t.db
+    .insert(rateLimitHits)
+    .values(Array.from({ length: n }, () => ({ key, expiresAt: new Date(Date.now() + LOGIN_WINDOW_SECONDS * 1000) })));
 }
 
 describe('throttling (state in PostgreSQL)', () => {
@@ -110,7 +118,10 @@ describe('throttling (state in PostgreSQL)', () => {
     for (let i = 0; i < 10; i++) expect((await login(t, 'user@example.com', 'bad', '192.0.2.1')).status).toBe(401);
     const res = await login(t, 'user@example.com', PASSWORD, '192.0.2.1');
     expect(res.status).toBe(429);
-    expect(await res.json()).toMatchObject({ code: 'throttled', message: 'Too many failed sign-in attempts. Please try again later.' });
+    expect(await res.json()).toMatchObject({
+      code: 'throttled',
+      message: 'Too many failed sign-in attempts. Please try again later.',
+    });
     const retry = Number(res.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(800);
     expect(retry).toBeLessThanOrEqual(900);
@@ -125,7 +136,8 @@ describe('throttling (state in PostgreSQL)', () => {
   });
 
   it('failures against other accounts from one address do not lock out the users behind it', async () => {
-    for (let i = 0; i < 10; i++) expect((await login(t, `probe${i}@example.com`, 'bad', '203.0.113.9')).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await login(t, `probe${i}@example.com`, 'bad', '203.0.113.9')).status).toBe(401);
     expect((await login(t, 'user@example.com', PASSWORD, '203.0.113.9')).status).toBe(200);
   });
 
@@ -149,7 +161,8 @@ describe('throttling (state in PostgreSQL)', () => {
 
   it('counts a right password for an inactive account as no failure', async () => {
     await register(t, 'waiting@example.com');
-    for (let i = 0; i < 12; i++) expect((await login(t, 'waiting@example.com', PASSWORD, '198.18.5.1')).status).toBe(403);
+    for (let i = 0; i < 12; i++)
+      expect((await login(t, 'waiting@example.com', PASSWORD, '198.18.5.1')).status).toBe(403);
   });
 
   it('lets the account in again once the failures leave the 15-minute window', async () => {
@@ -168,7 +181,9 @@ describe('throttling (state in PostgreSQL)', () => {
   });
 
   it('checks at most 10 passwords when 30 wrong ones arrive at once (check and count are atomic)', async () => {
-    const results = await Promise.all(Array.from({ length: 30 }, () => login(t, 'user@example.com', 'bad', '100.64.9.9')));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => login(t, 'user@example.com', 'bad', '100.64.9.9')),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);
@@ -179,13 +194,17 @@ describe('client address behind a reverse proxy (TRUSTED_PROXIES)', () => {
   const viaProxy = (ctx: TestContext, password: string, forwardedFor: string, socket = '127.0.0.1') =>
     ctx.app.request(
       '/api/auth/login',
-      { ...jsonRequest('POST', { email: 'user@example.com', password }), headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor } },
+      {
+        ...jsonRequest('POST', { email: 'user@example.com', password }),
+        headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
+      },
       { incoming: { socket: { remoteAddress: socket } } },
     );
 
   it('takes the client from X-Forwarded-For when the request came through a trusted proxy', async () => {
     const proxied = await createTestApp({ TRUSTED_PROXIES: '127.0.0.1/32, 10.0.0.0/8' }, t.database);
-    for (let i = 0; i < 10; i++) expect((await viaProxy(proxied, 'bad', '192.0.2.77, 10.1.2.3', '::ffff:127.0.0.1')).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await viaProxy(proxied, 'bad', '192.0.2.77, 10.1.2.3', '::ffff:127.0.0.1')).status).toBe(401);
     expect((await viaProxy(proxied, PASSWORD, '192.0.2.77')).status).toBe(429);
     // Another client behind the same proxy is not throttled.
     expect((await viaProxy(proxied, PASSWORD, '192.0.2.78')).status).toBe(200);
@@ -205,7 +224,11 @@ describe('client address behind a reverse proxy (TRUSTED_PROXIES)', () => {
 
 describe('sign-out and session revocation', () => {
   it('GET /api/logout from our own pages revokes the session and redirects to /', async () => {
-    const fromOurPages: Record<string, string>[] = [{ 'Sec-Fetch-Site': 'same-origin' }, { Referer: `${TEST_ORIGIN}/settings` }, { Origin: TEST_ORIGIN }];
+    const fromOurPages: Record<string, string>[] = [
+      { 'Sec-Fetch-Site': 'same-origin' },
+      { Referer: `${TEST_ORIGIN}/settings` },
+      { Origin: TEST_ORIGIN },
+    ];
     for (const headers of fromOurPages) {
       const cookie = sessionCookie(await login(t, 'user@example.com', PASSWORD));
       const res = await t.app.request('/api/logout', { headers: { Cookie: cookie, ...headers } });
@@ -234,7 +257,10 @@ describe('sign-out and session revocation', () => {
       expect((await t.app.request('/api/auth/user', { headers: { Cookie: cookie } })).status).toBe(200);
     }
     // The button's same-origin POST signs out.
-    const res = await t.app.request('/api/auth/logout', { method: 'POST', headers: { Origin: TEST_ORIGIN, Cookie: cookie } });
+    const res = await t.app.request('/api/auth/logout', {
+      method: 'POST',
+      headers: { Origin: TEST_ORIGIN, Cookie: cookie },
+    });
     expect(res.status).toBe(303);
     expect((await t.app.request('/api/auth/user', { headers: { Cookie: cookie } })).status).toBe(401);
   });
@@ -257,7 +283,10 @@ describe('sign-out and session revocation', () => {
 
   it('refuses a cross-site logout POST', async () => {
     const cookie = sessionCookie(await login(t, 'user@example.com', PASSWORD));
-    const res = await t.app.request('/api/auth/logout', { method: 'POST', headers: { Origin: 'https://evil.example', Cookie: cookie } });
+    const res = await t.app.request('/api/auth/logout', {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', Cookie: cookie },
+    });
     expect(res.status).toBe(403);
     expect((await t.app.request('/api/auth/user', { headers: { Cookie: cookie } })).status).toBe(200);
   });
@@ -272,7 +301,11 @@ describe('deep links', () => {
     const page = await t.app.request(location);
     expect(await page.text()).toContain('name="next" value="/admin/approval?x=1"');
     const form = new URLSearchParams({ email: 'admin@example.com', password: PASSWORD, next: '/admin/approval?x=1' });
-    const signIn = await t.app.request('/login', { method: 'POST', headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, body: form });
+    const signIn = await t.app.request('/login', {
+      method: 'POST',
+      headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get('location')).toBe('/admin/approval?x=1');
   });
@@ -280,7 +313,11 @@ describe('deep links', () => {
   for (const evil of ['//evil.example/x', 'https://evil.example', '/\\evil.example', 'javascript:alert(1)']) {
     it(`never redirects off-site after sign-in (next=${evil})`, async () => {
       const form = new URLSearchParams({ email: 'admin@example.com', password: PASSWORD, next: evil });
-      const res = await t.app.request('/login', { method: 'POST', headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, body: form });
+      const res = await t.app.request('/login', {
+        method: 'POST',
+        headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: form,
+      });
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe('/');
     });

@@ -48,7 +48,11 @@ export async function startOidcProvider(redirectUris: string[]) {
  * login screen and approves the consent screen, until the provider redirects back to the app.
  * Returns that redirect (the app's callback URL with code and state).
  */
-export async function authorizeAtProvider(authUrl: string, accountId: string, opts: { abort?: boolean } = {}): Promise<URL> {
+export async function authorizeAtProvider(
+  authUrl: string,
+  accountId: string,
+  opts: { abort?: boolean } = {},
+): Promise<URL> {
   const jar = new Map<string, string>();
   const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const remember = (res: Response) => {
@@ -70,15 +74,23 @@ export async function authorizeAtProvider(authUrl: string, accountId: string, op
       if (opts.abort) {
         res = await fetch(`${url.href}/abort`, { headers: { cookie: cookieHeader() }, redirect: 'manual' });
       } else {
-        const body = new URLSearchParams(prompt === 'login' ? { prompt, login: accountId, password: 'any' } : { prompt: prompt ?? 'consent' });
-        res = await fetch(url, { method: 'POST', body, headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+        const body = new URLSearchParams(
+          prompt === 'login' ? { prompt, login: accountId, password: 'any' } : { prompt: prompt ?? 'consent' },
+        );
+        res = await fetch(url, {
+          method: 'POST',
+          body,
+          headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+          redirect: 'manual',
+        });
       }
     } else {
       res = await fetch(url, { headers: { cookie: cookieHeader() }, redirect: 'manual' });
     }
     remember(res);
     const location = res.headers.get('location');
-    if (!location) throw new Error(`provider stopped at ${url.href} with ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    if (!location)
+      throw new Error(`provider stopped at ${url.href} with ${res.status}: ${(await res.text()).slice(0, 300)}`);
     url = new URL(location, url);
   }
   throw new Error('too many redirects at the provider');

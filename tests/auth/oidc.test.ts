@@ -11,13 +11,32 @@ let t: TestContext;
 
 beforeAll(async () => {
   op = await startOidcProvider([`${TEST_ORIGIN}/auth/google/callback`, `${TEST_ORIGIN}/auth/oidc/callback`]);
-  t = await createTestApp({ GOOGLE_CLIENT_ID: 'ops-hub', GOOGLE_CLIENT_SECRET: 'ops-hub-secret', GOOGLE_ISSUER: op.issuer });
+  t = await createTestApp({
+    GOOGLE_CLIENT_ID: 'ops-hub',
+    GOOGLE_CLIENT_SECRET: 'ops-hub-secret',
+    GOOGLE_ISSUER: op.issuer,
+  });
   op.accounts.set('g-admin', { email: 'Boss@Example.com', email_verified: true, given_name: 'Bo', family_name: 'Ss' });
-  op.accounts.set('g-user', { email: 'newbie@example.com', email_verified: true, given_name: 'New', family_name: 'Bie' });
+  op.accounts.set('g-user', {
+    email: 'newbie@example.com',
+    email_verified: true,
+    given_name: 'New',
+    family_name: 'Bie',
+  });
   op.accounts.set('g-linked', { email: 'local@example.com', email_verified: true });
   op.accounts.set('g-unverified', { email: 'unverified@example.com', email_verified: false });
-  op.accounts.set('g-victim', { email: 'victim@example.com', email_verified: true, given_name: 'Victoria', family_name: 'Owner' });
-  op.accounts.set('g-kept', { email: 'kept@example.com', email_verified: true, given_name: 'Provider', family_name: 'Name' });
+  op.accounts.set('g-victim', {
+    email: 'victim@example.com',
+    email_verified: true,
+    given_name: 'Victoria',
+    family_name: 'Owner',
+  });
+  op.accounts.set('g-kept', {
+    email: 'kept@example.com',
+    email_verified: true,
+    given_name: 'Provider',
+    family_name: 'Name',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -25,7 +44,11 @@ afterAll(async () => {
 });
 
 /** Runs the whole sign-in: /auth/{provider} → provider login + consent → /auth/{provider}/callback. */
-async function signIn(ctx: TestContext, accountId: string, opts: { provider?: string; next?: string; abort?: boolean; tamper?: boolean } = {}) {
+async function signIn(
+  ctx: TestContext,
+  accountId: string,
+  opts: { provider?: string; next?: string; abort?: boolean; tamper?: boolean } = {},
+) {
   const provider = opts.provider ?? 'google';
   const start = await ctx.app.request(`/auth/${provider}${opts.next ? `?next=${encodeURIComponent(opts.next)}` : ''}`);
   expect(start.status).toBe(302);
@@ -59,7 +82,10 @@ describe('Google sign-in against a real OpenID provider on loopback', () => {
     const res = await signIn(t, 'g-admin', { next: '/team?x=1' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/team?x=1');
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('ops_session='))!.split(';')[0];
+    const cookie = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('ops_session='))!
+      .split(';')[0];
     const me = await t.app.request('/api/auth/user', { headers: { Cookie: cookie } });
     expect(await me.json()).toMatchObject({ email: 'boss@example.com', role: 'admin', firstName: 'Bo' });
     const u = await userByEmail(t.db, 'boss@example.com');
@@ -76,8 +102,14 @@ describe('Google sign-in against a real OpenID provider on loopback', () => {
   it('puts later accounts into pending approval and e-mails the admins', async () => {
     const res = await signIn(t, 'g-user');
     expect(res.headers.get('location')).toBe('/approval-pending');
-    expect(res.headers.getSetCookie().some((c) => c.startsWith('ops_session=') && !c.startsWith('ops_session=;'))).toBe(false);
-    expect(await userByEmail(t.db, 'newbie@example.com')).toMatchObject({ accountStatus: 'pending_approval', role: 'user', isEmailVerified: true });
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('ops_session=') && !c.startsWith('ops_session=;'))).toBe(
+      false,
+    );
+    expect(await userByEmail(t.db, 'newbie@example.com')).toMatchObject({
+      accountStatus: 'pending_approval',
+      role: 'user',
+      isEmailVerified: true,
+    });
     expect((await lastMailTo(t.db, 'boss@example.com')).text).toContain('newbie@example.com');
     const again = await signIn(t, 'g-user');
     expect(again.headers.get('location')).toBe('/approval-pending');
@@ -89,16 +121,32 @@ describe('Google sign-in against a real OpenID provider on loopback', () => {
     const res = await signIn(t, 'g-linked');
     expect(res.headers.get('location')).toBe('/approval-pending');
     const u = await userByEmail(t.db, 'local@example.com');
-    expect(u).toMatchObject({ isEmailVerified: true, accountStatus: 'pending_approval', authProvider: 'google', emailVerificationToken: null });
+    expect(u).toMatchObject({
+      isEmailVerified: true,
+      accountStatus: 'pending_approval',
+      authProvider: 'google',
+      emailVerificationToken: null,
+    });
     expect(u.externalId).toBe(`${op.issuer}|g-linked`);
   });
 
   it('drops the password and names of an unverified registration it links: the registrant cannot sign in after approval', async () => {
     // Someone registers the victim's address with a password of their choosing and never verifies it.
-    await register(t, 'victim@example.com', { firstName: 'Mallory', lastName: 'Squatter', password: 'squatter pass 1', confirmPassword: 'squatter pass 1' });
+    await register(t, 'victim@example.com', {
+      firstName: 'Mallory',
+      lastName: 'Squatter',
+      password: 'squatter pass 1',
+      confirmPassword: 'squatter pass 1',
+    });
     const res = await signIn(t, 'g-victim');
     expect(res.headers.get('location')).toBe('/approval-pending');
-    expect(await userByEmail(t.db, 'victim@example.com')).toMatchObject({ password: null, firstName: 'Victoria', lastName: 'Owner', authProvider: 'google', isEmailVerified: true });
+    expect(await userByEmail(t.db, 'victim@example.com')).toMatchObject({
+      password: null,
+      firstName: 'Victoria',
+      lastName: 'Owner',
+      authProvider: 'google',
+      isEmailVerified: true,
+    });
 
     // The admin sees the provider's names, then approves.
     const admin = await createSignedInUser(t.db, { role: 'admin' });
@@ -106,7 +154,9 @@ describe('Google sign-in against a real OpenID provider on loopback', () => {
     expect(page).toContain('Victoria Owner');
     expect(page).not.toContain('Mallory');
     const id = (await userByEmail(t.db, 'victim@example.com')).id;
-    expect((await t.app.request(`/api/admin/approve-user/${id}`, jsonRequest('POST', undefined, admin.cookie))).status).toBe(200);
+    expect(
+      (await t.app.request(`/api/admin/approve-user/${id}`, jsonRequest('POST', undefined, admin.cookie))).status,
+    ).toBe(200);
 
     expect((await login(t, 'victim@example.com', 'squatter pass 1')).status).toBe(401);
     const owner = await signIn(t, 'g-victim');
@@ -117,7 +167,12 @@ describe('Google sign-in against a real OpenID provider on loopback', () => {
     await registerAndVerify(t, 'kept@example.com');
     await activate(t.db, 'kept@example.com');
     expect((await signIn(t, 'g-kept')).headers.get('location')).toBe('/');
-    expect(await userByEmail(t.db, 'kept@example.com')).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', authProvider: 'local', externalId: `${op.issuer}|g-kept` });
+    expect(await userByEmail(t.db, 'kept@example.com')).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      authProvider: 'local',
+      externalId: `${op.issuer}|g-kept`,
+    });
     expect((await login(t, 'kept@example.com', PASSWORD)).status).toBe(200);
   });
 
@@ -134,14 +189,22 @@ describe('Google sign-in against a real OpenID provider on loopback', () => {
   });
 
   it('fails safely with a tampered state cookie, no cookie, or when the user cancels', async () => {
-    expect((await signIn(t, 'g-admin', { tamper: true })).headers.get('location')).toBe('/login?error=google_auth_failed');
-    expect((await signIn(t, 'g-admin', { abort: true })).headers.get('location')).toBe('/login?error=google_auth_failed');
+    expect((await signIn(t, 'g-admin', { tamper: true })).headers.get('location')).toBe(
+      '/login?error=google_auth_failed',
+    );
+    expect((await signIn(t, 'g-admin', { abort: true })).headers.get('location')).toBe(
+      '/login?error=google_auth_failed',
+    );
     const bare = await t.app.request('/auth/google/callback?code=x&state=y');
     expect(bare.headers.get('location')).toBe('/login?error=google_auth_failed');
   });
 
   it('fails with google_auth_failed when the provider cannot be reached', async () => {
-    const down = await createTestApp({ GOOGLE_CLIENT_ID: 'x', GOOGLE_CLIENT_SECRET: 'y', GOOGLE_ISSUER: 'http://127.0.0.1:9' });
+    const down = await createTestApp({
+      GOOGLE_CLIENT_ID: 'x',
+      GOOGLE_CLIENT_SECRET: 'y',
+      GOOGLE_ISSUER: 'http://127.0.0.1:9',
+    });
     try {
       expect((await down.app.request('/auth/google')).headers.get('location')).toBe('/login?error=google_auth_failed');
     } finally {
@@ -152,12 +215,20 @@ describe('Google sign-in against a real OpenID provider on loopback', () => {
 
 describe('generic OIDC sign-in (OIDC_ISSUER)', () => {
   it('uses the same flow at /auth/oidc', async () => {
-    const sso = await createTestApp({ OIDC_ISSUER: op.issuer, OIDC_CLIENT_ID: 'ops-hub', OIDC_CLIENT_SECRET: 'ops-hub-secret' });
+    const sso = await createTestApp({
+      OIDC_ISSUER: op.issuer,
+      OIDC_CLIENT_ID: 'ops-hub',
+      OIDC_CLIENT_SECRET: 'ops-hub-secret',
+    });
     try {
       expect(await (await sso.app.request('/login')).text()).toContain('Sign in with SSO');
       const res = await signIn(sso, 'g-admin', { provider: 'oidc' });
       expect(res.headers.get('location')).toBe('/');
-      expect(await userByEmail(sso.db, 'boss@example.com')).toMatchObject({ authProvider: 'oidc', role: 'admin', accountStatus: 'active' });
+      expect(await userByEmail(sso.db, 'boss@example.com')).toMatchObject({
+        authProvider: 'oidc',
+        role: 'admin',
+        accountStatus: 'active',
+      });
     } finally {
       await sso.close();
     }

@@ -79,7 +79,13 @@ describe('/register', () => {
   });
 
   it('re-renders with 422 and the messages, keeping the values', async () => {
-    const res = await post('/register', { firstName: 'Grace', lastName: '', email: 'grace@example.com', password: 'longenough', confirmPassword: 'different!' });
+    const res = await post('/register', {
+      firstName: 'Grace',
+      lastName: '',
+      email: 'grace@example.com',
+      password: 'longenough',
+      confirmPassword: 'different!',
+    });
     expect(res.status).toBe(422);
     const text = await res.text();
     expect(text).toContain('Last name is required');
@@ -88,7 +94,13 @@ describe('/register', () => {
   });
 
   it('registers, then shows "Check Your Email" with Go to Login', async () => {
-    const res = await post('/register', { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', password: PASSWORD, confirmPassword: PASSWORD });
+    const res = await post('/register', {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace@example.com',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/register?sent=1');
     const { text } = await html('/register?sent=1');
@@ -98,14 +110,28 @@ describe('/register', () => {
   });
 
   it('answers a taken e-mail like a new one (303 to "Check Your Email"), without saying it is taken', async () => {
-    const res = await post('/register', { firstName: 'G', lastName: 'H', email: 'GRACE@example.com', password: PASSWORD, confirmPassword: PASSWORD });
+    const res = await post('/register', {
+      firstName: 'G',
+      lastName: 'H',
+      email: 'GRACE@example.com',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/register?sent=1');
-    expect((await lastMailTo(t.db, 'grace@example.com')).subject).toBe('Someone tried to register with your email address on Ops Hub');
+    expect((await lastMailTo(t.db, 'grace@example.com')).subject).toBe(
+      'Someone tried to register with your email address on Ops Hub',
+    );
   });
 
   it('shows the limit on the page (429, Retry-After) when an address registers too often', async () => {
-    const form = { firstName: 'G', lastName: 'H', email: 'often@example.com', password: PASSWORD, confirmPassword: PASSWORD };
+    const form = {
+      firstName: 'G',
+      lastName: 'H',
+      email: 'often@example.com',
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    };
     for (let i = 0; i < 5; i++) expect((await post('/register', form)).status).toBe(303);
     const res = await post('/register', form);
     expect(res.status).toBe(429);
@@ -119,7 +145,8 @@ describe('/register', () => {
 
 describe('/forgot-password limits', () => {
   it('shows the limit on the page (429) after 3 requests for one address', async () => {
-    for (let i = 0; i < 3; i++) expect((await post('/forgot-password', { email: 'grace@example.com' })).status).toBe(303);
+    for (let i = 0; i < 3; i++)
+      expect((await post('/forgot-password', { email: 'grace@example.com' })).status).toBe(303);
     const res = await post('/forgot-password', { email: 'grace@example.com' });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBeTruthy();
@@ -180,7 +207,15 @@ describe('/verify-email states', () => {
 describe('/approval-pending', () => {
   it('shows the timeline, the note and both buttons', async () => {
     const { text } = await html('/approval-pending');
-    for (const s of ['Email Verified', 'Pending Approval', 'Account Active', '1-2 business days', 'Try Login Again', 'Back to Home', 'href="/login"']) {
+    for (const s of [
+      'Email Verified',
+      'Pending Approval',
+      'Account Active',
+      '1-2 business days',
+      'Try Login Again',
+      'Back to Home',
+      'href="/login"',
+    ]) {
       expect(text).toContain(s);
     }
   });
@@ -216,7 +251,11 @@ describe('the /login form without JavaScript', () => {
   });
 
   it('refuses a cross-site form POST', async () => {
-    const res = await post('/login', { email: 'grace@example.com', password: PASSWORD }, { Origin: 'https://evil.example' });
+    const res = await post(
+      '/login',
+      { email: 'grace@example.com', password: PASSWORD },
+      { Origin: 'https://evil.example' },
+    );
     expect(res.status).toBe(403);
   });
 });

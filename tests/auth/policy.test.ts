@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, authorize, can, DENIED_MESSAGE, type Action, type Actor } from '../../src/auth/policy';
-import { AppError } from '../../src/http/errors';
+import type { AppError } from '../../src/http/errors';
 
 const admin = { id: 'a1', role: 'admin' };
 const user = { id: 'u1', role: 'user' };
@@ -50,7 +50,9 @@ describe('authorize()', () => {
   it('answers 401 signed out, 403 with the one message for a role that may not, 404 when told to hide', () => {
     expect(refusal(() => authorize(null, 'app.use'))).toMatchObject({ status: 401 });
     expect(refusal(() => authorize(user, 'jobs.run'))).toMatchObject({ status: 403, message: DENIED_MESSAGE });
-    expect(refusal(() => authorize(user, 'knowledge.restore', undefined, { notFoundMessage: 'Item not found.' }))).toMatchObject({
+    expect(
+      refusal(() => authorize(user, 'knowledge.restore', undefined, { notFoundMessage: 'Item not found.' })),
+    ).toMatchObject({
       status: 404,
       message: 'Item not found.',
     });

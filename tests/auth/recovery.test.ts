@@ -3,7 +3,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { hashToken } from '../../src/auth/tokens';
 import { mailOutbox, sessions, userPreferences, users } from '../../src/db/schema';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
-import { activate, clearThrottle, lastMailTo, login, PASSWORD, register, sessionCookie, tokenFrom, userByEmail } from './helpers';
+import {
+  activate,
+  clearThrottle,
+  lastMailTo,
+  login,
+  PASSWORD,
+  register,
+  sessionCookie,
+  tokenFrom,
+  userByEmail,
+} from './helpers';
 
 /** Counts argon2 hashing of new passwords (the expensive step the cheap checks must come before). */
 const argon = vi.hoisted(() => ({ hashes: 0 }));
@@ -30,7 +40,10 @@ beforeEach(() => clearThrottle(t.db));
 const forgot = (email: string) => t.app.request('/api/auth/forgot-password', jsonRequest('POST', { email }));
 const reset = (body: Record<string, string>) => t.app.request('/api/auth/reset-password', jsonRequest('POST', body));
 const resetAlerts = () =>
-  t.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, 'reset@example.com'), like(mailOutbox.dedupeKey, 'security:password_reset:%')));
+  t.db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.to, 'reset@example.com'), like(mailOutbox.dedupeKey, 'security:password_reset:%')));
 const outboxCount = async () => (await t.db.select({ n: count() }).from(mailOutbox))[0].n;
 
 async function requestToken(email = 'reset@example.com') {
@@ -104,7 +117,10 @@ describe('reset password', () => {
     const token = await requestToken();
     const res = await t.app.request(
       '/api/auth/reset-password',
-      { ...jsonRequest('POST', { token, password: 'alerted secret', confirmPassword: 'alerted secret' }), headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/json', 'User-Agent': 'Safari/19' } },
+      {
+        ...jsonRequest('POST', { token, password: 'alerted secret', confirmPassword: 'alerted secret' }),
+        headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/json', 'User-Agent': 'Safari/19' },
+      },
       { incoming: { socket: { remoteAddress: '192.0.2.44' } } },
     );
     expect(res.status).toBe(200);
@@ -120,7 +136,9 @@ describe('reset password', () => {
     const u = await userByEmail(t.db, 'reset@example.com');
     await t.db.insert(userPreferences).values({ userId: u.id, securityAlerts: false });
     const next = await requestToken();
-    expect((await reset({ token: next, password: 'quiet secret 1', confirmPassword: 'quiet secret 1' })).status).toBe(200);
+    expect((await reset({ token: next, password: 'quiet secret 1', confirmPassword: 'quiet secret 1' })).status).toBe(
+      200,
+    );
     expect(await resetAlerts()).toHaveLength(alertsBefore + 1);
     await t.db.delete(userPreferences).where(eq(userPreferences.userId, u.id));
   });
@@ -133,7 +151,10 @@ describe('reset password', () => {
     expect((await reset({ token, password: 'owner secret 12', confirmPassword: 'owner secret 12' })).status).toBe(200);
     const u = await userByEmail(t.db, 'lost-link@example.com');
     expect(u).toMatchObject({ isEmailVerified: true, emailVerificationToken: null, accountStatus: 'pending_approval' });
-    const approvalRequests = await t.db.select().from(mailOutbox).where(like(mailOutbox.dedupeKey, `approval-request:${u.id}:%`));
+    const approvalRequests = await t.db
+      .select()
+      .from(mailOutbox)
+      .where(like(mailOutbox.dedupeKey, `approval-request:${u.id}:%`));
     expect(approvalRequests.length).toBeGreaterThan(0);
     // The registration's password is gone; the owner's new one waits for approval like any account.
     const res = await login(t, 'lost-link@example.com', PASSWORD);
@@ -143,8 +164,13 @@ describe('reset password', () => {
 
   it('refuses an expired token (older than 1 hour)', async () => {
     const token = await requestToken();
-    await t.db.update(users).set({ passwordResetExpires: new Date(Date.now() - 1000) }).where(eq(users.email, 'reset@example.com'));
-    expect((await reset({ token, password: 'brand new secret', confirmPassword: 'brand new secret' })).status).toBe(400);
+    await t.db
+      .update(users)
+      .set({ passwordResetExpires: new Date(Date.now() - 1000) })
+      .where(eq(users.email, 'reset@example.com'));
+    expect((await reset({ token, password: 'brand new secret', confirmPassword: 'brand new secret' })).status).toBe(
+      400,
+    );
   });
 
   it('works through the pages without JavaScript', async () => {
@@ -165,35 +191,55 @@ describe('reset password', () => {
     const page = await (await t.app.request(`/reset-password?token=${token}`)).text();
     expect(page).toContain('Choose a new password');
     expect(await (await t.app.request('/reset-password')).text()).toContain('Invalid Link');
-    const mismatch = await t.app.request('/reset-password', form({ token, password: 'page secret 1', confirmPassword: 'page secret 2' }));
+    const mismatch = await t.app.request(
+      '/reset-password',
+      form({ token, password: 'page secret 1', confirmPassword: 'page secret 2' }),
+    );
     expect(mismatch.status).toBe(422);
     expect(await mismatch.text()).toContain('Passwords don&#x27;t match');
-    const done = await t.app.request('/reset-password', form({ token, password: 'page secret 1', confirmPassword: 'page secret 1' }));
+    const done = await t.app.request(
+      '/reset-password',
+      form({ token, password: 'page secret 1', confirmPassword: 'page secret 1' }),
+    );
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toMatch(/^\/login\?success=password_reset&message=/);
     const loginPage = await (await t.app.request(done.headers.get('location')!)).text();
     expect(loginPage).toContain('Your password has been reset. Please sign in with your new password.');
-    const reused = await t.app.request('/reset-password', form({ token, password: 'page secret 3', confirmPassword: 'page secret 3' }));
+    const reused = await t.app.request(
+      '/reset-password',
+      form({ token, password: 'page secret 3', confirmPassword: 'page secret 3' }),
+    );
     expect(reused.status).toBe(400);
     expect(await reused.text()).toContain('This password reset link is invalid or has expired.');
   });
 });
 
 describe('limits (per e-mail and per client address, in PostgreSQL)', () => {
-  const from = (path: string, body: Record<string, string>, ip: string) => t.app.request(path, jsonRequest('POST', body), { incoming: { socket: { remoteAddress: ip } } });
-  const resetMails = async () => (await t.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, 'reset@example.com'), like(mailOutbox.dedupeKey, 'reset:%')))).length;
+  const from = (path: string, body: Record<string, string>, ip: string) =>
+    t.app.request(path, jsonRequest('POST', body), { incoming: { socket: { remoteAddress: ip } } });
+  const resetMails = async () =>
+    (
+      await t.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.to, 'reset@example.com'), like(mailOutbox.dedupeKey, 'reset:%')))
+    ).length;
 
   it('sends at most 3 reset e-mails to one address in 15 minutes, from any client address', async () => {
     const before = await resetMails();
     const statuses = [];
-    for (let i = 0; i < 20; i++) statuses.push((await from('/api/auth/forgot-password', { email: 'reset@example.com' }, `192.0.2.${i}`)).status);
+    for (let i = 0; i < 20; i++)
+      statuses.push((await from('/api/auth/forgot-password', { email: 'reset@example.com' }, `192.0.2.${i}`)).status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(17);
     expect(await resetMails()).toBe(before + 3);
   });
 
   it('limits one client address to 20 reset requests an hour, known addresses or not', async () => {
-    for (let i = 0; i < 20; i++) expect((await from('/api/auth/forgot-password', { email: `ghost${i}@example.com` }, '198.51.100.3')).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await from('/api/auth/forgot-password', { email: `ghost${i}@example.com` }, '198.51.100.3')).status).toBe(
+        200,
+      );
     const res = await from('/api/auth/forgot-password', { email: 'reset@example.com' }, '198.51.100.3');
     expect(res.status).toBe(429);
     expect(await res.json()).toMatchObject({ code: 'throttled' });
@@ -203,7 +249,8 @@ describe('limits (per e-mail and per client address, in PostgreSQL)', () => {
   it('looks a reset token up before hashing the new password, and limits reset attempts per client address', async () => {
     const hashesBefore = argon.hashes;
     const body = { token: 'bogus-token', password: 'long enough 1', confirmPassword: 'long enough 1' };
-    for (let i = 0; i < 10; i++) expect((await from('/api/auth/reset-password', body, '198.51.100.4')).status).toBe(400);
+    for (let i = 0; i < 10; i++)
+      expect((await from('/api/auth/reset-password', body, '198.51.100.4')).status).toBe(400);
     expect(argon.hashes).toBe(hashesBefore);
     const res = await from('/api/auth/reset-password', body, '198.51.100.4');
     expect(res.status).toBe(429);

@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../../src/auth/tokens';
 import { mailOutbox, users } from '../../src/db/schema';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
-import { clearThrottle, lastMailTo, login, PASSWORD, register, registerAndVerify, tokenFrom, userByEmail } from './helpers';
+import {
+  clearThrottle,
+  lastMailTo,
+  login,
+  PASSWORD,
+  register,
+  registerAndVerify,
+  tokenFrom,
+  userByEmail,
+} from './helpers';
 
 /** Counts argon2 hashing of new passwords (the expensive step the limits must come before). */
 const argon = vi.hoisted(() => ({ hashes: 0 }));
@@ -25,7 +34,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('POST /api/auth/register validation (spec §5)', () => {
-  const base = { firstName: 'A', lastName: 'B', email: 'v@example.com', password: 'longenough', confirmPassword: 'longenough' };
+  const base = {
+    firstName: 'A',
+    lastName: 'B',
+    email: 'v@example.com',
+    password: 'longenough',
+    confirmPassword: 'longenough',
+  };
   const cases: [Record<string, string>, string][] = [
     [{ confirmPassword: 'different1' }, "Passwords don't match"],
     [{ password: 'short', confirmPassword: 'short' }, 'Password must be at least 8 characters'],
@@ -42,7 +57,10 @@ describe('POST /api/auth/register validation (spec §5)', () => {
     });
   }
   it('puts "Passwords don\'t match" on confirmPassword', async () => {
-    const res = await t.app.request('/api/auth/register', jsonRequest('POST', { ...base, confirmPassword: 'different1' }));
+    const res = await t.app.request(
+      '/api/auth/register',
+      jsonRequest('POST', { ...base, confirmPassword: 'different1' }),
+    );
     expect((await res.json()).issues).toContainEqual({ path: 'confirmPassword', message: "Passwords don't match" });
   });
 });
@@ -75,7 +93,11 @@ describe('registration, verification and the first admin', () => {
 
   it('answers a known address exactly like a new one, keeps the account, and e-mails its owner instead', async () => {
     const before = await userByEmail(t.db, 'first.admin@example.com');
-    const known = await register(t, 'FIRST.admin@example.COM', { firstName: 'Mallory', password: 'attacker pass 1', confirmPassword: 'attacker pass 1' });
+    const known = await register(t, 'FIRST.admin@example.COM', {
+      firstName: 'Mallory',
+      password: 'attacker pass 1',
+      confirmPassword: 'attacker pass 1',
+    });
     const fresh = await register(t, 'brand.new@example.com');
     expect(known.status).toBe(201);
     expect(fresh.status).toBe(201);
@@ -91,7 +113,10 @@ describe('registration, verification and the first admin', () => {
     expect(mail.text).not.toContain('verify-email');
     // Repeats the same day do not send another message.
     await register(t, 'first.admin@example.com');
-    const notices = await t.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, 'first.admin@example.com'), like(mailOutbox.dedupeKey, 'register-attempt:%')));
+    const notices = await t.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.to, 'first.admin@example.com'), like(mailOutbox.dedupeKey, 'register-attempt:%')));
     expect(notices).toHaveLength(1);
   });
 
@@ -119,14 +144,22 @@ describe('registration, verification and the first admin', () => {
     const result = await registerAndVerify(t, 'second@example.com');
     expect(result.status).toBe('pending_approval');
     const u = await userByEmail(t.db, 'second@example.com');
-    expect(u).toMatchObject({ role: 'user', accountStatus: 'pending_approval', isEmailVerified: true, emailVerificationToken: null });
+    expect(u).toMatchObject({
+      role: 'user',
+      accountStatus: 'pending_approval',
+      isEmailVerified: true,
+      emailVerificationToken: null,
+    });
     const adminMail = await lastMailTo(t.db, 'first.admin@example.com');
     expect(adminMail.subject).toContain('second@example.com');
     expect(adminMail.text).toContain(`${t.config.appUrl}/admin/approval`);
     expect(adminMail.html).toContain(`${t.config.appUrl}/admin/approval`);
     const res = await login(t, 'second@example.com', PASSWORD);
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ code: 'pending_approval', message: 'Your account is pending admin approval. Please wait for approval.' });
+    expect(await res.json()).toEqual({
+      code: 'pending_approval',
+      message: 'Your account is pending admin approval. Please wait for approval.',
+    });
   });
 
   it('answers 403 account_rejected for a rejected account', async () => {
@@ -148,7 +181,10 @@ describe('registration, verification and the first admin', () => {
   it('verification tokens expire after 24 hours', async () => {
     await register(t, 'late@example.com');
     const token = tokenFrom((await lastMailTo(t.db, 'late@example.com')).text, '/verify-email');
-    await t.db.update(users).set({ emailVerificationExpires: new Date(Date.now() - 1000) }).where(eq(users.email, 'late@example.com'));
+    await t.db
+      .update(users)
+      .set({ emailVerificationExpires: new Date(Date.now() - 1000) })
+      .where(eq(users.email, 'late@example.com'));
     const res = await t.app.request(`/api/auth/verify-email?token=${token}`);
     expect(res.status).toBe(400);
     expect((await userByEmail(t.db, 'late@example.com')).isEmailVerified).toBe(false);
@@ -188,7 +224,11 @@ describe('registration limits', () => {
     const fresh = await createTestApp();
     try {
       const from = (email: string, ip: string) =>
-        fresh.app.request('/api/auth/register', jsonRequest('POST', { firstName: 'A', lastName: 'B', email, password: PASSWORD, confirmPassword: PASSWORD }), { incoming: { socket: { remoteAddress: ip } } });
+        fresh.app.request(
+          '/api/auth/register',
+          jsonRequest('POST', { firstName: 'A', lastName: 'B', email, password: PASSWORD, confirmPassword: PASSWORD }),
+          { incoming: { socket: { remoteAddress: ip } } },
+        );
       for (let i = 0; i < 5; i++) expect((await from('same@example.com', `192.0.2.${i}`)).status).toBe(201);
       const hashesBefore = argon.hashes;
       const sixth = await from('same@example.com', '192.0.2.50');

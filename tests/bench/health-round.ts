@@ -16,7 +16,9 @@ function listen(): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
     const server = createServer((socket) => socket.destroy());
     server.once('error', reject);
-    server.listen({ port: 0, host: '127.0.0.1', backlog: 1024 }, () => resolve({ server, port: (server.address() as AddressInfo).port }));
+    server.listen({ port: 0, host: '127.0.0.1', backlog: 1024 }, () =>
+      resolve({ server, port: (server.address() as AddressInfo).port }),
+    );
   });
 }
 
@@ -44,11 +46,15 @@ try {
     });
     await database.db.insert(servers).values(rows);
   }
-  console.log(`${TOTAL} servers (${TOTAL / 2} on ${LISTENERS} open listeners, ${TOTAL / 2} on closed ports), database: ${database.kind}, concurrency 20`);
+  console.log(
+    `${TOTAL} servers (${TOTAL / 2} on ${LISTENERS} open listeners, ${TOTAL / 2} on closed ports), database: ${database.kind}, concurrency 20`,
+  );
   for (const label of ['first round (every status changes: history + audit)', 'second round (steady state)']) {
     const r = await checkAllServers(database.db, { concurrency: 20 });
     const rate = Math.round((r.checked / r.durationMs) * 1000);
-    console.log(`${label}: ${r.durationMs} ms for ${r.checked} servers (${r.online} online, ${r.warning} warning, ${r.offline} offline), ${rate} servers/s`);
+    console.log(
+      `${label}: ${r.durationMs} ms for ${r.checked} servers (${r.online} online, ${r.warning} warning, ${r.offline} offline), ${rate} servers/s`,
+    );
   }
 } finally {
   for (const o of open) o.server.close();

@@ -26,7 +26,12 @@ export class KeepAliveConnection {
   private bodyLeft: number | null = null;
 
   constructor(url: URL, headers: Record<string, string>) {
-    const lines = [`GET ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, 'Connection: keep-alive', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `GET ${url.pathname}${url.search} HTTP/1.1`,
+      `Host: ${url.host}`,
+      'Connection: keep-alive',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     this.request = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`);
     this.socket = connect(Number(url.port || 80), url.hostname);
     this.socket.setNoDelay(true);

@@ -54,7 +54,13 @@ export function pageWeight(html: string, assets: Assets): PageWeight {
   const sum = (files: Set<string>) => [...files].reduce((n, f) => n + gzBytes(f), 0);
   const initialBytes = sum(initial);
   const allBytes = sum(all);
-  return { html: kib(gzipSync(html).length), initialJs: kib(initialBytes), allJs: kib(allBytes), initialBytes, allBytes };
+  return {
+    html: kib(gzipSync(html).length),
+    initialJs: kib(initialBytes),
+    allJs: kib(allBytes),
+    initialBytes,
+    allBytes,
+  };
 }
 
 /**
@@ -62,9 +68,18 @@ export function pageWeight(html: string, assets: Assets): PageWeight {
  * after `warmup` unmeasured ones (the steady state: JIT-compiled code, each pooled connection's prepared
  * statements). Bodies are read as bytes, gzip accepted and never unpacked, as wrk does.
  */
-export async function latency(url: string, headers: Record<string, string>, concurrency = 10, count = 300, warmup = 300) {
+export async function latency(
+  url: string,
+  headers: Record<string, string>,
+  concurrency = 10,
+  count = 300,
+  warmup = 300,
+) {
   const target = new URL(url);
-  const connections = Array.from({ length: concurrency }, () => new KeepAliveConnection(target, { ...headers, 'Accept-Encoding': 'gzip' }));
+  const connections = Array.from(
+    { length: concurrency },
+    () => new KeepAliveConnection(target, { ...headers, 'Accept-Encoding': 'gzip' }),
+  );
   const run = async (requests: number) => {
     const times: number[] = [];
     let next = 0;

@@ -17,7 +17,8 @@ import { freePort } from '../helpers/browser';
 import { latency, pageWeight } from './measure';
 import { seedAdmin, seedDocuments, seedServers } from './seed';
 
-if (process.env.NODE_ENV !== 'production') throw new Error('run the bench with NODE_ENV=production (npm run bench does)');
+if (process.env.NODE_ENV !== 'production')
+  throw new Error('run the bench with NODE_ENV=production (npm run bench does)');
 
 interface Target {
   name: string;
@@ -36,7 +37,12 @@ const pages: Target[] = [
   { name: 'knowledge base (category)', path: '/knowledge-base?view=category', budget: 'JS ≤ 110 KiB' },
   { name: 'documents', path: '/documents', budget: 'JS ≤ 25 KiB' },
   { name: 'infrastructure', path: '/infrastructure', budget: 'JS ≤ 110 KiB' },
-  { name: 'editor (new knowledge item)', path: '/knowledge-base/new?type=knowledge-base', weightOnly: true, budget: 'JS ≤ 380 KiB' },
+  {
+    name: 'editor (new knowledge item)',
+    path: '/knowledge-base/new?type=knowledge-base',
+    weightOnly: true,
+    budget: 'JS ≤ 380 KiB',
+  },
   { name: 'Ops AI', path: '/ai', weightOnly: true },
   { name: 'team', path: '/team', weightOnly: true },
   { name: 'settings', path: '/settings', weightOnly: true },
@@ -52,12 +58,24 @@ const root = path.resolve(import.meta.dirname, '../..');
 async function startMain(port: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000', LOG_LEVEL: 'warn', JOBS: 'off' },
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
+      APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
+      LOG_LEVEL: 'warn',
+      JOBS: 'off',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`src/main.ts exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 100));
   }

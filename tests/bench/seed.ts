@@ -11,14 +11,27 @@ const WORDS = (
   'monitoring alert threshold disk memory cpu latency network storage san lun raid controller firmware bios ' +
   'escalation incident change request runbook procedure checklist rollback verification owner contact vendor'
 ).split(' ');
-const CATEGORIES = ['Azure', 'O365', 'vMware', 'Windows Server', 'Teams', 'Exchange SE', 'DNS', 'Patching', 'POS', 'Citrix', 'SCCM', 'Intune'];
+const CATEGORIES = [
+  'Azure',
+  'O365',
+  'vMware',
+  'Windows Server',
+  'Teams',
+  'Exchange SE',
+  'DNS',
+  'Patching',
+  'POS',
+  'Citrix',
+  'SCCM',
+  'Intune',
+];
 const ENVIRONMENTS = ['production', 'staging', 'development'] as const;
 const STATUSES = ['online', 'online', 'online', 'warning', 'offline', 'maintenance'] as const;
 const LOCATIONS = ['Auburn', 'Sydney', 'Melbourne', 'Brisbane', 'Perth', 'Auckland'];
 
 function rng(seed: number) {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -44,7 +57,14 @@ function content(random: () => number, i: number): string {
 export async function seedAdmin(db: Db) {
   const [admin] = await db
     .insert(users)
-    .values({ email: 'bench-admin@example.com', firstName: 'Bench', lastName: 'Admin', role: 'admin', isEmailVerified: true, accountStatus: 'active' })
+    .values({
+      email: 'bench-admin@example.com',
+      firstName: 'Bench',
+      lastName: 'Admin',
+      role: 'admin',
+      isEmailVerified: true,
+      accountStatus: 'active',
+    })
     .returning();
   return admin;
 }

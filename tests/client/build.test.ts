@@ -46,7 +46,9 @@ describe('asset build', () => {
 
 describe('island registry', () => {
   it('matches the files in islands/', () => {
-    const files = islandFiles(path.resolve(import.meta.dirname, '../../islands')).map((f) => f.name).sort();
+    const files = islandFiles(path.resolve(import.meta.dirname, '../../islands'))
+      .map((f) => f.name)
+      .sort();
     expect(Object.keys(islands).sort()).toEqual(files);
   });
 });

@@ -8,7 +8,8 @@ import { createSignedInUser, type TestUser } from '../helpers/users';
 
 let t: TestContext;
 let user: TestUser;
-const get = (path: string, headers: Record<string, string> = {}) => t.app.request(path, { headers: { Cookie: user.cookie, ...headers } });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  t.app.request(path, { headers: { Cookie: user.cookie, ...headers } });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -19,7 +20,19 @@ afterAll(() => t.close());
 describe('empty dashboard', () => {
   it('shows the spec title, subtitle, labels and empty texts', async () => {
     const html = await (await get('/')).text();
-    for (const text of ['Dashboard', 'Overview of your infrastructure and knowledge base', 'Total Servers', 'Documents', 'Uptime', 'AI Suggestions', 'Recent Knowledge Base', 'No recent knowledge base articles found', 'Infrastructure Overview', 'No servers configured', 'Quick Actions']) {
+    for (const text of [
+      'Dashboard',
+      'Overview of your infrastructure and knowledge base',
+      'Total Servers',
+      'Documents',
+      'Uptime',
+      'AI Suggestions',
+      'Recent Knowledge Base',
+      'No recent knowledge base articles found',
+      'Infrastructure Overview',
+      'No servers configured',
+      'Quick Actions',
+    ]) {
       expect(html, text).toContain(text);
     }
     expect(html).toContain('+0 this month');
@@ -35,7 +48,14 @@ describe('empty dashboard', () => {
 
   it('links the quick actions to the spec deep links', async () => {
     const html = await (await get('/')).text();
-    for (const href of ['/knowledge-base?create=knowledge-base', '/knowledge-base?create=how-to-guide', '/knowledge-base?autocreate=true', '/knowledge-base?create=build-document', '/infrastructure?create=server', '/knowledge-base']) {
+    for (const href of [
+      '/knowledge-base?create=knowledge-base',
+      '/knowledge-base?create=how-to-guide',
+      '/knowledge-base?autocreate=true',
+      '/knowledge-base?create=build-document',
+      '/infrastructure?create=server',
+      '/knowledge-base',
+    ]) {
       expect(html, href).toContain(`href="${href}"`);
     }
   });
@@ -49,7 +69,14 @@ describe('empty dashboard', () => {
 describe('Uptime card', () => {
   const fleet = (counts: Partial<Record<'online' | 'warning' | 'offline' | 'maintenance' | 'unknown', number>>) => {
     const { online = 0, warning = 0, offline = 0, maintenance = 0, unknown = 0 } = counts;
-    return { total: online + warning + offline + maintenance + unknown, thisMonth: 0, online, warning, offline, maintenance };
+    return {
+      total: online + warning + offline + maintenance + unknown,
+      thisMonth: 0,
+      online,
+      warning,
+      offline,
+      maintenance,
+    };
   };
 
   it('says so when there are no servers, or none was checked yet', () => {
@@ -64,7 +91,10 @@ describe('Uptime card', () => {
 
   it('counts warning servers as up but names them, and names the offline ones', () => {
     expect(uptimeFigures(fleet({ online: 3, warning: 1 }))).toEqual({ value: '100%', sub: '1 warning' });
-    expect(uptimeFigures(fleet({ online: 2, warning: 1, offline: 1 }))).toEqual({ value: '75%', sub: '1 offline, 1 warning' });
+    expect(uptimeFigures(fleet({ online: 2, warning: 1, offline: 1 }))).toEqual({
+      value: '75%',
+      sub: '1 offline, 1 warning',
+    });
     expect(uptimeFigures(fleet({ offline: 3 }))).toEqual({ value: '0%', sub: '3 offline' });
     // Never rounded to 100% while one is down.
     expect(uptimeFigures(fleet({ online: 1999, offline: 1 })).value).toBe('99.9%');
@@ -72,7 +102,10 @@ describe('Uptime card', () => {
 
   it('leaves servers in maintenance (not checked) out of the share', () => {
     expect(uptimeFigures(fleet({ online: 3, offline: 1, maintenance: 4 }))).toEqual({ value: '75%', sub: '1 offline' });
-    expect(uptimeFigures(fleet({ online: 2, maintenance: 2 }))).toEqual({ value: '100%', sub: 'All systems operational' });
+    expect(uptimeFigures(fleet({ online: 2, maintenance: 2 }))).toEqual({
+      value: '100%',
+      sub: 'All systems operational',
+    });
   });
 });
 
@@ -90,9 +123,32 @@ describe('with data', () => {
     const rows = await t.db
       .insert(servers)
       .values([
-        { name: 'web-01', ipAddress: '127.0.0.1', monitorPort: port, environment: 'production', status: 'online', cpuUsage: 42.4, memoryUsage: 61, uptime: 3 * 86400 + 5 * 3600 },
-        { name: 'pg-db-01', ipAddress: '127.0.0.1', monitorPort: port, environment: 'staging', status: 'online', createdAt: lastMonth },
-        { name: 'dev-box', ipAddress: '127.0.0.2', monitorPort: 1, environment: 'development', status: 'offline', createdAt: lastMonth },
+        {
+          name: 'web-01',
+          ipAddress: '127.0.0.1',
+          monitorPort: port,
+          environment: 'production',
+          status: 'online',
+          cpuUsage: 42.4,
+          memoryUsage: 61,
+          uptime: 3 * 86400 + 5 * 3600,
+        },
+        {
+          name: 'pg-db-01',
+          ipAddress: '127.0.0.1',
+          monitorPort: port,
+          environment: 'staging',
+          status: 'online',
+          createdAt: lastMonth,
+        },
+        {
+          name: 'dev-box',
+          ipAddress: '127.0.0.2',
+          monitorPort: 1,
+          environment: 'development',
+          status: 'offline',
+          createdAt: lastMonth,
+        },
       ])
       .returning({ id: servers.id, name: servers.name });
     for (const r of rows) ids[r.name] = r.id;
@@ -100,12 +156,51 @@ describe('with data', () => {
     const docs = await t.db
       .insert(documents)
       .values([
-        { space: 'knowledge', title: 'Template item', content: 'x', isTemplate: true, isPublished: true, authorId: author.id, updatedAt: new Date(Date.now() - 3 * day) },
-        { space: 'knowledge', title: 'Published item', content: 'x', isPublished: true, authorId: author.id, updatedAt: new Date(Date.now() - 2 * day) },
-        { space: 'knowledge', title: 'Draft item', content: 'x', authorId: null, updatedAt: new Date(Date.now() - 1 * day) },
-        { space: 'knowledge', title: 'Old 1', content: 'x', updatedAt: new Date(Date.now() - 10 * day), createdAt: new Date(Date.now() - 30 * day) },
-        { space: 'knowledge', title: 'Old 2', content: 'x', updatedAt: new Date(Date.now() - 11 * day), createdAt: new Date(Date.now() - 30 * day) },
-        { space: 'knowledge', title: 'Oldest', content: 'x', updatedAt: new Date(Date.now() - 12 * day), createdAt: new Date(Date.now() - 30 * day) },
+        {
+          space: 'knowledge',
+          title: 'Template item',
+          content: 'x',
+          isTemplate: true,
+          isPublished: true,
+          authorId: author.id,
+          updatedAt: new Date(Date.now() - 3 * day),
+        },
+        {
+          space: 'knowledge',
+          title: 'Published item',
+          content: 'x',
+          isPublished: true,
+          authorId: author.id,
+          updatedAt: new Date(Date.now() - 2 * day),
+        },
+        {
+          space: 'knowledge',
+          title: 'Draft item',
+          content: 'x',
+          authorId: null,
+          updatedAt: new Date(Date.now() - 1 * day),
+        },
+        {
+          space: 'knowledge',
+          title: 'Old 1',
+          content: 'x',
+          updatedAt: new Date(Date.now() - 10 * day),
+          createdAt: new Date(Date.now() - 30 * day),
+        },
+        {
+          space: 'knowledge',
+          title: 'Old 2',
+          content: 'x',
+          updatedAt: new Date(Date.now() - 11 * day),
+          createdAt: new Date(Date.now() - 30 * day),
+        },
+        {
+          space: 'knowledge',
+          title: 'Oldest',
+          content: 'x',
+          updatedAt: new Date(Date.now() - 12 * day),
+          createdAt: new Date(Date.now() - 30 * day),
+        },
         { space: 'knowledge', title: 'Deleted item', content: 'x', deletedAt: new Date() },
         { space: 'documents', title: 'A document', content: 'x', createdAt: new Date(Date.now() - 30 * day) },
       ])
@@ -126,10 +221,18 @@ describe('with data', () => {
 
   it('shows real figures in the stat cards', async () => {
     const html = await (await get('/')).text();
-    expect(html).toMatch(/Total Servers<\/span><span class="stat-card__value">3<\/span><span class="stat-card__sub">\+1 this month/);
-    expect(html).toMatch(/Documents<\/span><span class="stat-card__value">7<\/span><span class="stat-card__sub">\+3 this week/);
-    expect(html).toMatch(/Uptime<\/span><span class="stat-card__value">66.7%<\/span><span class="stat-card__sub">1 offline/);
-    expect(html).toMatch(/AI Suggestions<\/span><span class="stat-card__value">2<\/span><span class="stat-card__sub">\+1 today/);
+    expect(html).toMatch(
+      /Total Servers<\/span><span class="stat-card__value">3<\/span><span class="stat-card__sub">\+1 this month/,
+    );
+    expect(html).toMatch(
+      /Documents<\/span><span class="stat-card__value">7<\/span><span class="stat-card__sub">\+3 this week/,
+    );
+    expect(html).toMatch(
+      /Uptime<\/span><span class="stat-card__value">66.7%<\/span><span class="stat-card__sub">1 offline/,
+    );
+    expect(html).toMatch(
+      /AI Suggestions<\/span><span class="stat-card__value">2<\/span><span class="stat-card__sub">\+1 today/,
+    );
   });
 
   it('lists the 5 newest live knowledge items with author, age, badge and deep link', async () => {
@@ -148,7 +251,8 @@ describe('with data', () => {
   it('renders the server table with colours, defaults, uptime and the database icon', async () => {
     const html = await (await get('/')).text();
     const infra = html.slice(html.indexOf('id="infra-overview"'));
-    for (const col of ['Server', 'Status', 'Environment', 'CPU', 'Memory', 'Uptime', 'Actions']) expect(infra).toContain(`<th>${col}</th>`);
+    for (const col of ['Server', 'Status', 'Environment', 'CPU', 'Memory', 'Uptime', 'Actions'])
+      expect(infra).toContain(`<th>${col}</th>`);
     expect(infra).toContain('badge badge--green">Online');
     expect(infra).toContain('badge badge--red">Offline');
     expect(infra).toContain('badge badge--red badge--outline">Production');
@@ -173,7 +277,9 @@ describe('with data', () => {
     expect(page).toContain('pg-db-01');
     expect(page).not.toContain('web-01');
     expect(page).toMatch(/<option value="staging" selected="">Staging<\/option>/);
-    const fragment = await (await get('/?environment=production', { 'HX-Request': 'true', 'HX-Target': 'infra-overview' })).text();
+    const fragment = await (
+      await get('/?environment=production', { 'HX-Request': 'true', 'HX-Target': 'infra-overview' })
+    ).text();
     expect(fragment.startsWith('<div id="infra-overview"')).toBe(true);
     expect(fragment).toContain('web-01');
     expect(fragment).not.toContain('dev-box');
@@ -184,18 +290,28 @@ describe('with data', () => {
 
   it('says "No servers found for this environment" when a filter matches none', async () => {
     await t.db.delete(servers).where(eq(servers.environment, 'staging'));
-    const fragment = await (await get('/?environment=staging', { 'HX-Request': 'true', 'HX-Target': 'infra-overview' })).text();
+    const fragment = await (
+      await get('/?environment=staging', { 'HX-Request': 'true', 'HX-Target': 'infra-overview' })
+    ).text();
     expect(fragment).toContain('No servers found for this environment');
   });
 
   it('Run Health Check probes every server for real and answers the table, stats and a toast', async () => {
     const res = await t.app.request('/dashboard/health-check', {
       method: 'POST',
-      headers: { Cookie: user.cookie, Origin: 'http://localhost:3000', 'HX-Request': 'true', 'HX-Current-URL': 'http://localhost:3000/?environment=all' },
+      headers: {
+        Cookie: user.cookie,
+        Origin: 'http://localhost:3000',
+        'HX-Request': 'true',
+        'HX-Current-URL': 'http://localhost:3000/?environment=all',
+      },
     });
     expect(res.status).toBe(200);
     const trigger = JSON.parse(res.headers.get('HX-Trigger')!);
-    expect(trigger.showToast).toMatchObject({ title: 'Health Check Complete', text: 'Checked 2 servers: 1 online, 0 warning, 1 offline.' });
+    expect(trigger.showToast).toMatchObject({
+      title: 'Health Check Complete',
+      text: 'Checked 2 servers: 1 online, 0 warning, 1 offline.',
+    });
     const html = await res.text();
     expect(html).toContain('id="infra-overview"');
     expect(html).toContain('hx-swap-oob="true"');
@@ -204,14 +320,20 @@ describe('with data', () => {
   });
 
   it('Run Health Check without JavaScript redirects to the dashboard with the result', async () => {
-    const res = await t.app.request('/dashboard/health-check', { method: 'POST', headers: { Cookie: user.cookie, Origin: 'http://localhost:3000' } });
+    const res = await t.app.request('/dashboard/health-check', {
+      method: 'POST',
+      headers: { Cookie: user.cookie, Origin: 'http://localhost:3000' },
+    });
     expect(res.status).toBe(303);
     const html = await (await get(res.headers.get('location')!)).text();
     expect(html).toContain('Health check complete. Checked 2 servers: 1 online, 0 warning, 1 offline.');
   });
 
   it('refuses the health check to signed-out visitors', async () => {
-    const res = await t.app.request('/dashboard/health-check', { method: 'POST', headers: { Origin: 'http://localhost:3000' } });
+    const res = await t.app.request('/dashboard/health-check', {
+      method: 'POST',
+      headers: { Origin: 'http://localhost:3000' },
+    });
     expect(res.status).toBe(302);
     expect(await t.db.select().from(servers).where(eq(servers.id, ids['dev-box']))).toHaveLength(1);
   });

@@ -23,7 +23,15 @@ export async function startApp(env: Record<string, string>): Promise<AppProcess>
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', JOBS: 'off', PORT: String(port), DATA_DIR: mkdtempSync(path.join(tmpdir(), 'opshub-app-')), ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      JOBS: 'off',
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'opshub-app-')),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -34,7 +42,10 @@ export async function startApp(env: Record<string, string>): Promise<AppProcess>
   const started = Date.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the app exited ${child.exitCode}: ${output}`);
-    const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const up = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (Date.now() - started > 60_000) throw new Error(`the app did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 100));

@@ -24,7 +24,9 @@ async function countsOf(query: SQL): Promise<Record<string, number>> {
 /** The kept counters next to what counting the table says, keyed "space/category". */
 const documentCounts = async () => ({
   kept: await countsOf(sql`select space || '/' || category as key, live as n from document_counts`),
-  actual: await countsOf(sql`select space || '/' || coalesce(category, '') as key, count(*) as n from documents where deleted_at is null group by 1`),
+  actual: await countsOf(
+    sql`select space || '/' || coalesce(category, '') as key, count(*) as n from documents where deleted_at is null group by 1`,
+  ),
 });
 
 /** The kept counters next to what counting the table says, keyed "environment/status". */
@@ -35,10 +37,25 @@ const serverCounts = async () => ({
 
 /** The row versions of a counter table: unchanged when no counter was written. */
 const versions = async (table: 'document_counts' | 'server_counts') =>
-  (await queryRows<{ v: string }>(database.db, sql`select string_agg(xmin::text, ',' order by 1) as v from ${sql.identifier(table)}`))[0].v;
+  (
+    await queryRows<{ v: string }>(
+      database.db,
+      sql`select string_agg(xmin::text, ',' order by 1) as v from ${sql.identifier(table)}`,
+    )
+  )[0].v;
 
-const item = (space: 'knowledge' | 'documents', title: string, category: string | null = null) => ({ space, title, content: 'Body', authorId, category });
-const server = (name: string, environment: 'production' | 'staging' | 'development', status: 'online' | 'offline' | 'warning' | 'maintenance') => ({
+const item = (space: 'knowledge' | 'documents', title: string, category: string | null = null) => ({
+  space,
+  title,
+  content: 'Body',
+  authorId,
+  category,
+});
+const server = (
+  name: string,
+  environment: 'production' | 'staging' | 'development',
+  status: 'online' | 'offline' | 'warning' | 'maintenance',
+) => ({
   name,
   environment,
   status,
@@ -49,12 +66,23 @@ describe(`document_counts on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () =
   it('follows inserts, soft deletes, restores, category changes, moves between spaces and hard deletes', async () => {
     const inserted = await database.db
       .insert(documents)
-      .values([item('knowledge', 'a', 'DNS'), item('knowledge', 'b', 'DNS'), item('knowledge', 'c'), item('documents', 'd', '')])
+      .values([
+        item('knowledge', 'a', 'DNS'),
+        item('knowledge', 'b', 'DNS'),
+        item('knowledge', 'c'),
+        item('documents', 'd', ''),
+      ])
       .returning({ id: documents.id });
-    expect(await documentCounts()).toEqual({ kept: { 'knowledge/DNS': 2, 'knowledge/': 1, 'documents/': 1 }, actual: { 'knowledge/DNS': 2, 'knowledge/': 1, 'documents/': 1 } });
+    expect(await documentCounts()).toEqual({
+      kept: { 'knowledge/DNS': 2, 'knowledge/': 1, 'documents/': 1 },
+      actual: { 'knowledge/DNS': 2, 'knowledge/': 1, 'documents/': 1 },
+    });
 
     const [a, b, c, d] = inserted.map((r) => r.id);
-    await database.db.update(documents).set({ deletedAt: new Date() }).where(inArray(documents.id, [a, b]));
+    await database.db
+      .update(documents)
+      .set({ deletedAt: new Date() })
+      .where(inArray(documents.id, [a, b]));
     expect((await documentCounts()).kept).toEqual({ 'knowledge/': 1, 'documents/': 1 });
 
     await database.db.update(documents).set({ deletedAt: null }).where(eq(documents.id, a));
@@ -90,7 +118,12 @@ describe(`server_counts on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => 
   it('follows inserts, status changes, moves between environments and deletes', async () => {
     const rows = await database.db
       .insert(servers)
-      .values([server('a', 'production', 'online'), server('b', 'production', 'online'), server('c', 'staging', 'offline'), server('d', 'development', 'warning')])
+      .values([
+        server('a', 'production', 'online'),
+        server('b', 'production', 'online'),
+        server('c', 'staging', 'offline'),
+        server('d', 'development', 'warning'),
+      ])
       .returning({ id: servers.id, name: servers.name });
     const id = Object.fromEntries(rows.map((r) => [r.name, r.id]));
     expect(await serverCounts()).toEqual({
@@ -99,8 +132,16 @@ describe(`server_counts on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => 
     });
 
     await database.db.update(servers).set({ status: 'offline' }).where(eq(servers.id, id.a));
-    await database.db.update(servers).set({ environment: 'production', status: 'maintenance' }).where(eq(servers.id, id.c));
-    expect((await serverCounts()).kept).toEqual({ 'production/online': 1, 'production/offline': 1, 'production/maintenance': 1, 'development/warning': 1 });
+    await database.db
+      .update(servers)
+      .set({ environment: 'production', status: 'maintenance' })
+      .where(eq(servers.id, id.c));
+    expect((await serverCounts()).kept).toEqual({
+      'production/online': 1,
+      'production/offline': 1,
+      'production/maintenance': 1,
+      'development/warning': 1,
+    });
 
     await database.db.delete(servers).where(inArray(servers.id, [id.b, id.d]));
     const after = await serverCounts();
@@ -127,8 +168,14 @@ describe(`server_counts on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => 
   });
 
   it('stays exact, without deadlocks, when servers move both ways between two counters at once', async () => {
-    const up = await database.db.insert(servers).values(Array.from({ length: 15 }, (_, i) => server(`flip-up-${i}`, 'production', 'offline'))).returning({ id: servers.id });
-    const down = await database.db.insert(servers).values(Array.from({ length: 15 }, (_, i) => server(`flip-down-${i}`, 'production', 'online'))).returning({ id: servers.id });
+    const up = await database.db
+      .insert(servers)
+      .values(Array.from({ length: 15 }, (_, i) => server(`flip-up-${i}`, 'production', 'offline')))
+      .returning({ id: servers.id });
+    const down = await database.db
+      .insert(servers)
+      .values(Array.from({ length: 15 }, (_, i) => server(`flip-down-${i}`, 'production', 'online')))
+      .returning({ id: servers.id });
     await Promise.all([
       ...up.map((r) => database.db.update(servers).set({ status: 'online' }).where(eq(servers.id, r.id))),
       ...down.map((r) => database.db.update(servers).set({ status: 'offline' }).where(eq(servers.id, r.id))),
@@ -143,7 +190,14 @@ describe(`server_counts on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => 
       .values(Array.from({ length: 20 }, (_, i) => server(`busy-${i}`, i % 2 ? 'staging' : 'development', 'online')))
       .returning({ id: servers.id });
     const statuses = ['offline', 'warning', 'online', 'maintenance'] as const;
-    await Promise.all(many.map((r, i) => database.db.update(servers).set({ status: statuses[i % 4] }).where(eq(servers.id, r.id))));
+    await Promise.all(
+      many.map((r, i) =>
+        database.db
+          .update(servers)
+          .set({ status: statuses[i % 4] })
+          .where(eq(servers.id, r.id)),
+      ),
+    );
     const after = await serverCounts();
     expect(after.kept).toEqual(after.actual);
   });

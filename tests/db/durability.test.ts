@@ -29,7 +29,10 @@ describe('embedded database durability', () => {
     const script = path.join(dir, 'writer.mts');
     writeFileSync(script, writer);
     // One node process (no tsx wrapper), so SIGKILL stops the process that writes.
-    const child = spawn(process.execPath, ['--import', 'tsx', script, dir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, dir], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.setEncoding('utf8');
     const acked: string[] = [];
     let buffer = '';

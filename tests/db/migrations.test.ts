@@ -44,7 +44,10 @@ describe(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {
   });
 
   it('apply the spec defaults (version 1, unpublished, server status unknown, port 22)', async () => {
-    const [doc] = await database.db.insert(documents).values({ space: 'knowledge', title: 'T', content: 'C' }).returning();
+    const [doc] = await database.db
+      .insert(documents)
+      .values({ space: 'knowledge', title: 'T', content: 'C' })
+      .returning();
     expect(doc).toMatchObject({ version: 1, isPublished: false, isTemplate: false, tags: [] });
     const [server] = await queryRows<{ status: string; monitor_port: number; environment: string }>(
       database.db,
@@ -69,7 +72,10 @@ describe(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {
       sql`select attstorage from pg_attribute where attrelid = 'documents'::regclass and attname = 'search_vector'`,
     );
     expect(column.attstorage).toBe('m');
-    const [fn] = await queryRows<{ proconfig: string[]; prorows: number }>(database.db, sql`select proconfig, prorows from pg_proc where proname = 'ranked_documents'`);
+    const [fn] = await queryRows<{ proconfig: string[]; prorows: number }>(
+      database.db,
+      sql`select proconfig, prorows from pg_proc where proname = 'ranked_documents'`,
+    );
     expect(fn).toEqual({ proconfig: ['work_mem=64kB'], prorows: 20 });
   });
 
@@ -90,7 +96,10 @@ describe.skipIf(!usingPostgres())('migrations by web processes starting together
     try {
       const outcomes = await Promise.allSettled(processes.map((p) => runMigrations(p)));
       expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
-      const rows = await queryRows<{ table_name: string }>(processes[0].db, sql`select table_name from information_schema.tables where table_schema = 'public'`);
+      const rows = await queryRows<{ table_name: string }>(
+        processes[0].db,
+        sql`select table_name from information_schema.tables where table_schema = 'public'`,
+      );
       expect(rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(expectedTables));
     } finally {
       await Promise.all(processes.map((p) => p.close()));

@@ -11,7 +11,9 @@ const UNAVAILABLE = 'The database is unavailable. Please try again shortly.';
 
 // These tests start a PostgreSQL server of their own (never the shared one, which they kill and freeze):
 // run once, in the PostgreSQL run of the suite.
-const skip = !usingPostgres() ? 'runs with TEST_DATABASE_URL only (starts a private PostgreSQL)' : privatePostgresUnavailable();
+const skip = !usingPostgres()
+  ? 'runs with TEST_DATABASE_URL only (starts a private PostgreSQL)'
+  : privatePostgresUnavailable();
 
 let server: PrivatePostgres | undefined;
 let app: AppProcess | undefined;
@@ -91,11 +93,19 @@ describe.skipIf(!!skip)(`several processes on one PostgreSQL${skip ? ` (skipped:
       await server.kill();
       await new Promise((r) => setTimeout(r, 1_500));
       expect(app.alive(), app.output()).toBe(true);
-      await until(() => load.answers.some((a) => a.at > killedAt && a.status === 503), 10_000, 'a 503 during the outage');
+      await until(
+        () => load.answers.some((a) => a.at > killedAt && a.status === 503),
+        10_000,
+        'a 503 during the outage',
+      );
 
       await server.start();
       const restartedAt = Date.now();
-      await until(() => load.answers.some((a) => a.at > restartedAt && a.status === 201), 20_000, 'a document written after the restart');
+      await until(
+        () => load.answers.some((a) => a.at > restartedAt && a.status === 201),
+        20_000,
+        'a document written after the restart',
+      );
     } finally {
       await load.stop();
     }
@@ -157,7 +167,10 @@ describe.skipIf(!!skip)(`several processes on one PostgreSQL${skip ? ` (skipped:
     try {
       for (;;) {
         const client = new pg.Client({ connectionString: server.url });
-        const full = await client.connect().then(() => false, (err: { code?: string }) => err.code === '53300');
+        const full = await client.connect().then(
+          () => false,
+          (err: { code?: string }) => err.code === '53300',
+        );
         if (full) break;
         hogs.push(client);
       }

@@ -37,8 +37,15 @@ describe('usePreparedQueries (PGlite)', () => {
     const cases: [string, unknown[], object?][] = [
       ['select * from items order by n', []],
       ['select * from items where n = $1', [1], { rowMode: 'array' }],
-      ['select $1::timestamptz as at, $2::text[] as tags, $3::jsonb as data, $4::boolean as ok, $5::int as none', [new Date('2026-01-02T03:04:05Z'), ['x', 'y "z"'], { a: [1, { b: null }] }, false, null]],
-      ['select at, day from items where tags && $1', [['a']], { parsers: { [types.TIMESTAMPTZ]: (v: string) => v, [types.DATE]: (v: string) => v } }],
+      [
+        'select $1::timestamptz as at, $2::text[] as tags, $3::jsonb as data, $4::boolean as ok, $5::int as none',
+        [new Date('2026-01-02T03:04:05Z'), ['x', 'y "z"'], { a: [1, { b: null }] }, false, null],
+      ],
+      [
+        'select at, day from items where tags && $1',
+        [['a']],
+        { parsers: { [types.TIMESTAMPTZ]: (v: string) => v, [types.DATE]: (v: string) => v } },
+      ],
       ['update items set note = $1 where n = $2 returning n, note', ['second', 2]],
       ['delete from items where n = $1', [42]],
     ];
@@ -59,8 +66,12 @@ describe('usePreparedQueries (PGlite)', () => {
 
   it('reports errors as PGlite does, with their codes, and goes on working afterwards', async () => {
     await expect(prepared.query('selec 1')).rejects.toMatchObject({ code: '42601' });
-    await expect(prepared.query('select * from items where id = $1', ['not-a-uuid'])).rejects.toMatchObject({ code: '22P02' });
-    await expect(prepared.query('insert into items (id) select id from items limit 1')).rejects.toMatchObject({ code: '23505' });
+    await expect(prepared.query('select * from items where id = $1', ['not-a-uuid'])).rejects.toMatchObject({
+      code: '22P02',
+    });
+    await expect(prepared.query('insert into items (id) select id from items limit 1')).rejects.toMatchObject({
+      code: '23505',
+    });
     expect((await prepared.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
   });
 

@@ -32,7 +32,9 @@ function binDir(): string | undefined {
 /** Why a private server cannot run here (no binaries), or undefined when it can. */
 export function privatePostgresUnavailable(): string | undefined {
   const bin = binDir();
-  return bin && existsSync(path.join(bin, 'initdb')) ? undefined : 'PostgreSQL server binaries (initdb, postgres) are not installed';
+  return bin && existsSync(path.join(bin, 'initdb'))
+    ? undefined
+    : 'PostgreSQL server binaries (initdb, postgres) are not installed';
 }
 
 /** uid/gid to run PostgreSQL as: the "postgres" user when we are root, else ourselves. */
@@ -49,7 +51,10 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'opshub-pg-'));
   if (user.uid !== undefined) chownSync(dir, user.uid, user.gid!);
   const data = path.join(dir, 'data');
-  execFileSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], { ...user, stdio: 'ignore' });
+  execFileSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
+    ...user,
+    stdio: 'ignore',
+  });
   const port = await freePort();
   let server: ChildProcess | undefined;
 
@@ -57,7 +62,12 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     if (!server?.pid) return [];
     let children: number[] = [];
     try {
-      children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.pid)]).toString().trim().split(/\s+/).filter(Boolean).map(Number);
+      children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.pid)])
+        .toString()
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
     } catch {
       // ps exits 1 when there are none
     }
@@ -65,10 +75,14 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   };
 
   async function start(): Promise<void> {
-    const child = spawn(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=40'], {
-      ...user,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      path.join(bin, 'postgres'),
+      ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=40'],
+      {
+        ...user,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     server = child;
     let log = '';
     await new Promise<void>((resolve, reject) => {
@@ -89,7 +103,10 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     }
   };
 
-  const exited = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+  const exited = (child: ChildProcess) =>
+    new Promise<void>((r) =>
+      child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r()),
+    );
 
   /** SIGCONT to every process (a backend may exit between the listing and the signal). */
   function thaw() {

@@ -14,7 +14,10 @@ const USER = { first: 'Grace', last: 'Hopper', email: 'grace@example.com', passw
 async function mailedLink(to: string, pathname: string): Promise<string> {
   const dir = path.join(app.config.dataDir, 'mail');
   for (let i = 0; i < 100; i++) {
-    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.txt')).sort().reverse();
+    const files = (await readdir(dir).catch(() => [] as string[]))
+      .filter((f) => f.endsWith('.txt'))
+      .sort()
+      .reverse();
     for (const f of files) {
       const text = await readFile(path.join(dir, f), 'utf8');
       const link = text.match(new RegExp(`${app.url}${pathname}\\?token=[\\w-]+`))?.[0];

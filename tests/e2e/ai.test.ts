@@ -12,7 +12,10 @@ let browser: Browser;
 let user: TestUser;
 let seed: Awaited<ReturnType<typeof seedInventory>>;
 
-async function signedInPage(target: RunningApp = app, who: TestUser = user): Promise<{ context: BrowserContext; page: Page; problems: string[]; scripts: string[] }> {
+async function signedInPage(
+  target: RunningApp = app,
+  who: TestUser = user,
+): Promise<{ context: BrowserContext; page: Page; problems: string[]; scripts: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: target.url });
   const [name, value] = who.cookie.split('=');
@@ -61,8 +64,17 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
     await panel.waitFor();
     expect(page.url()).toBe(`${app.url}/team`);
     await expect(panel.getByText('0 messages').isVisible()).resolves.toBe(true);
-    await expect(panel.getByText("Welcome to Ops AI! I'm your intelligent infrastructure assistant. How can I help you today?").isVisible()).resolves.toBe(true);
-    expect(await panel.locator('.chat__actions button').allTextContents()).toEqual(['Show all servers', 'View recent documentation', 'Check server status', 'Browse knowledge base']);
+    await expect(
+      panel
+        .getByText("Welcome to Ops AI! I'm your intelligent infrastructure assistant. How can I help you today?")
+        .isVisible(),
+    ).resolves.toBe(true);
+    expect(await panel.locator('.chat__actions button').allTextContents()).toEqual([
+      'Show all servers',
+      'View recent documentation',
+      'Check server status',
+      'Browse knowledge base',
+    ]);
 
     const input = panel.getByPlaceholder('Ask about servers, documentation, or infrastructure...');
     await input.fill('Show me all servers in Auburn location');
@@ -99,7 +111,12 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
     await page.locator('app-island[data-name="OpsChat"][data-hydrated]').first().waitFor();
     const chat = page.locator('.content');
     expect(await chat.locator('.chat__actions button').allTextContents()).toEqual([
-      'Show all servers', 'View recent documentation', 'Check server status', 'Browse knowledge base', 'List all server IPs', 'View infrastructure overview',
+      'Show all servers',
+      'View recent documentation',
+      'Check server status',
+      'Browse knowledge base',
+      'List all server IPs',
+      'View infrastructure overview',
     ]);
     await chat.getByRole('button', { name: 'Check server status' }).click();
     await chat.getByText('Show me the status of all active servers').waitFor(); // the user bubble
@@ -135,7 +152,7 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
     await page.reload();
     await page.locator('app-island[data-name="OpsChat"][data-hydrated]').first().waitFor();
     await expect(chat.getByText('0 messages').isVisible()).resolves.toBe(true);
-    await expect(chat.getByText("Welcome to Ops AI!", { exact: false }).isVisible()).resolves.toBe(true);
+    await expect(chat.getByText('Welcome to Ops AI!', { exact: false }).isVisible()).resolves.toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -146,14 +163,17 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
     await page.route('**/api/ai/ask', async (route) => {
       const res = await route.fetch();
       const body = await res.json();
-      body.response += '\n\n[evil](javascript:alert(1)) and [docs](https://example.com/x)\n\n```bash\necho hello-ops\n```';
+      body.response +=
+        '\n\n[evil](javascript:alert(1)) and [docs](https://example.com/x)\n\n```bash\necho hello-ops\n```';
       await new Promise((r) => setTimeout(r, 400));
       await route.fulfill({ response: res, json: body });
     });
     await page.goto(`${app.url}/ai`);
     await page.locator('app-island[data-name="OpsChat"][data-hydrated]').first().waitFor();
     const chat = page.locator('.content');
-    await chat.getByPlaceholder('Ask me anything about your infrastructure...').fill('Who are the support team contacts?');
+    await chat
+      .getByPlaceholder('Ask me anything about your infrastructure...')
+      .fill('Who are the support team contacts?');
     await chat.getByRole('button', { name: 'Send' }).click();
     await chat.locator('.badge', { hasText: 'Thinking...' }).waitFor(); // the standard call is pending
     await chat.getByText('Alice Nguyen').waitFor();
@@ -162,7 +182,9 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('echo hello-ops');
     await expect(chat.getByText('evil').getAttribute('href')).resolves.toBeNull();
     await expect(chat.getByRole('link', { name: 'docs' }).getAttribute('target')).resolves.toBe('_blank');
-    await expect(chat.getByRole('link', { name: 'alice@example.com' }).getAttribute('href')).resolves.toBe('mailto:alice@example.com');
+    await expect(chat.getByRole('link', { name: 'alice@example.com' }).getAttribute('href')).resolves.toBe(
+      'mailto:alice@example.com',
+    );
 
     await page.unroute('**/api/ai/ask');
     await page.route('**/api/ai/ask', (route) => route.fulfill({ status: 500, body: '{"message":"boom"}' }));
@@ -175,7 +197,11 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
   it('a stalled model: the chat gives up by itself, shows the error toast and the input works again', async () => {
     const fake = await startFakeOpenAI();
     fake.mode = 'keep-alive-after-chunk'; // one chunk, then only keep-alive comments
-    const stalled = await startApp({ OPENAI_API_KEY: 'sk-test-key', OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'fake-model' });
+    const stalled = await startApp({
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODEL: 'fake-model',
+    });
     const { context, page } = await signedInPage(stalled, await createSignedInUser(stalled.db));
     try {
       await page.clock.install(); // the browser's deadlines are production-size: the test moves its clock
@@ -215,14 +241,17 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
     await text.waitFor();
     const generate = page.getByRole('button', { name: 'Generate Preview' });
     await expect(generate.isDisabled()).resolves.toBe(true);
-    const messy = 'reset citrix storefront cache\nusers cannot launch apps from storefront after the upgrade.\nfirst log on to the storefront server\nthen run\nRestart-Service CitrixClusterService\nfinally ask users to refresh the workspace app';
+    const messy =
+      'reset citrix storefront cache\nusers cannot launch apps from storefront after the upgrade.\nfirst log on to the storefront server\nthen run\nRestart-Service CitrixClusterService\nfinally ask users to refresh the workspace app';
     await text.fill(messy);
     await page.getByText(`${messy.length} / 5000 characters`).waitFor();
     await generate.click();
     await page.getByText('Your knowledge base preview is ready for review.').waitFor();
     await page.getByRole('heading', { name: 'Reset Citrix Storefront Cache' }).waitFor();
     await expect(page.locator('.auto-create .badge', { hasText: 'Citrix' }).isVisible()).resolves.toBe(true);
-    await expect(page.locator('.auto-create code', { hasText: 'Restart-Service CitrixClusterService' }).isVisible()).resolves.toBe(true);
+    await expect(
+      page.locator('.auto-create code', { hasText: 'Restart-Service CitrixClusterService' }).isVisible(),
+    ).resolves.toBe(true);
 
     await page.getByRole('button', { name: 'Back to Edit' }).click();
     await expect(text.inputValue()).resolves.toBe(messy);

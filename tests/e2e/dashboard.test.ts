@@ -43,7 +43,9 @@ describe.skipIf(!hasBrowser)('dashboard in Chromium', { timeout: 60_000 }, () =>
     await expect(page.getByRole('img', { name: 'Database server' }).count()).resolves.toBe(1);
     // The refresh button (inside the swapped-in overview) re-fetches with the same filter.
     await htmxSettled(page);
-    const refreshed = page.waitForResponse((r) => r.url() === `${app.url}/?environment=staging` && r.request().headers()['hx-request'] === 'true');
+    const refreshed = page.waitForResponse(
+      (r) => r.url() === `${app.url}/?environment=staging` && r.request().headers()['hx-request'] === 'true',
+    );
     await page.getByRole('button', { name: 'Refresh' }).click();
     await refreshed;
     await page.reload();
@@ -59,11 +61,13 @@ describe.skipIf(!hasBrowser)('dashboard in Chromium', { timeout: 60_000 }, () =>
     await page.goto(app.url + '/');
     await page.waitForLoadState('load');
     // A <use> whose symbol did not load draws nothing (no size); every icon shown must have one.
-    const icons = await page.locator('svg use').evaluateAll((uses) =>
-      uses
-        .filter((u) => u.closest('svg')!.getBoundingClientRect().width > 0)
-        .map((u) => ({ href: u.getAttribute('href'), width: (u as SVGGraphicsElement).getBBox().width })),
-    );
+    const icons = await page
+      .locator('svg use')
+      .evaluateAll((uses) =>
+        uses
+          .filter((u) => u.closest('svg')!.getBoundingClientRect().width > 0)
+          .map((u) => ({ href: u.getAttribute('href'), width: (u as SVGGraphicsElement).getBBox().width })),
+      );
     expect(icons.length).toBeGreaterThan(10);
     expect(icons.filter((i) => !(i.width > 0))).toEqual([]);
     expect(sprites).toEqual([200]);

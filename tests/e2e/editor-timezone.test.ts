@@ -11,7 +11,20 @@ let user: TestUser;
 
 /** A draft of a new document as the editor stores it, saved at a fixed instant. */
 const draft = {
-  fields: { title: 'Night shift notes', excerpt: '', technology: '', domain: '', category: '', tags: [], isPublished: false, isTemplate: false, templateType: null, attachedImages: [], content: 'Body', form: null },
+  fields: {
+    title: 'Night shift notes',
+    excerpt: '',
+    technology: '',
+    domain: '',
+    category: '',
+    tags: [],
+    isPublished: false,
+    isTemplate: false,
+    templateType: null,
+    attachedImages: [],
+    content: 'Body',
+    form: null,
+  },
   baseVersion: null,
   savedAt: '2026-11-20T17:30:00.000Z', // 1:30 am on 21 Nov in Perth (UTC+8); 12:30 pm on 20 Nov in New York
 };
@@ -28,7 +41,7 @@ describe.skipIf(!hasBrowser)('document editor times in Chromium', () => {
     await app?.stop();
   });
 
-  it('says when a restored draft was saved in the saved timezone, not the browser\'s', async () => {
+  it("says when a restored draft was saved in the saved timezone, not the browser's", async () => {
     const context = await browser.newContext({ timezoneId: 'America/New_York' });
     const [name, value] = user.cookie.split('=');
     await context.addCookies([{ name, value, url: app.url }]);
@@ -37,7 +50,10 @@ describe.skipIf(!hasBrowser)('document editor times in Chromium', () => {
     page.on('pageerror', (e) => problems.push(e.message));
     await page.goto(`${app.url}/documents/new`);
     await page.locator('app-island[data-name="DocumentEditor"][data-hydrated]').waitFor();
-    await page.evaluate((d) => localStorage.setItem('opshub-draft:/api/documents:new:document', JSON.stringify(d)), draft);
+    await page.evaluate(
+      (d) => localStorage.setItem('opshub-draft:/api/documents:new:document', JSON.stringify(d)),
+      draft,
+    );
     await page.reload();
     await page.locator('app-island[data-name="DocumentEditor"][data-hydrated]').waitFor();
     const banner = page.getByText(/Restored your unsaved draft/);

@@ -10,7 +10,12 @@ let browser: Browser;
 let user: TestUser;
 
 /** A real 1×1 PNG (the server checks magic bytes). */
-const PNG = [...Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')];
+const PNG = [
+  ...Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+];
 
 async function signedInPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -20,7 +25,10 @@ async function signedInPage(): Promise<{ context: BrowserContext; page: Page; pr
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && problems.push(m.text()));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && problems.push(m.text()),
+  );
   return { context, page, problems };
 }
 
@@ -28,7 +36,14 @@ const hydrated = (page: Page) => page.locator('app-island[data-name="DocumentEdi
 /** Waits until the editor's draft in this browser holds `text` (it is written 250 ms after the last change). */
 const draftWritten = (page: Page, text: string) =>
   expect
-    .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('opshub-draft:')).map((k) => localStorage.getItem(k)).join('\n')))
+    .poll(() =>
+      page.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith('opshub-draft:'))
+          .map((k) => localStorage.getItem(k))
+          .join('\n'),
+      ),
+    )
     .toContain(text);
 const toast = (page: Page, text: string) => page.locator('#toasts').getByText(text, { exact: true }).waitFor();
 
@@ -93,7 +108,10 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     await paste(source);
     await toast(page, 'Image Uploaded');
     await expect.poll(() => source.inputValue()).toMatch(/!\[screenshot\]\(\/objects\/[0-9a-f-]{36}\)/);
-    await page.getByRole('list', { name: 'Attached Images' }).getByText(/^\/objects\//).waitFor();
+    await page
+      .getByRole('list', { name: 'Attached Images' })
+      .getByText(/^\/objects\//)
+      .waitFor();
     // Tags: Enter adds, trimmed, duplicates ignored, removable.
     const tag = page.getByRole('textbox', { name: 'Tags' });
     await tag.fill('  vpn ');
@@ -102,7 +120,10 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     await tag.press('Enter');
     await tag.fill('network');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    expect(await page.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).toEqual(['vpn×', 'network×']);
+    expect(await page.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).toEqual([
+      'vpn×',
+      'network×',
+    ]);
     await page.getByRole('button', { name: 'Remove tag network' }).click();
     // A new category.
     await page.getByLabel('Category').selectOption({ label: '+ Add new category…' });
@@ -176,7 +197,11 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
 
     const saved = await findByTitle('Reset MFA');
     expect(saved).toMatchObject({ category: 'how-to', templateType: 'how_to_guide', version: 1 });
-    expect(saved.formModel).toMatchObject({ kind: 'howto', purpose: 'Reset a user MFA method.', tips: ['Call the user first.'] });
+    expect(saved.formModel).toMatchObject({
+      kind: 'howto',
+      purpose: 'Reset a user MFA method.',
+      tips: ['Call the user first.'],
+    });
     expect(saved.content).toMatch(/<!-- width=250px height=auto -->\n!\[Step 1\]\(\/objects\/[0-9a-f-]{36}\)/);
     expect(saved.content).toContain('### Step 2: Remove the old method');
 
@@ -240,7 +265,12 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
 
     const saved = await findByTitle('Build web01');
     expect(saved).toMatchObject({ category: 'build', templateType: 'build_document' });
-    expect(saved.formModel).toMatchObject({ kind: 'build', serverName: 'web01', environment: 'Staging', postBuildTasks: ['Add to monitoring'] });
+    expect(saved.formModel).toMatchObject({
+      kind: 'build',
+      serverName: 'web01',
+      environment: 'Staging',
+      postBuildTasks: ['Add to monitoring'],
+    });
     expect(saved.content).toContain('| Server Name | web01 |');
     expect(saved.content).toContain('1. Boot the ISO\n2. Partition the disk');
     expect(saved.content).toMatch(/!\[Step 1 screenshot 1\]\(\/objects\//);
@@ -263,7 +293,9 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     await hydrated(page);
     await page.getByRole('switch', { name: 'Template' }).check();
     const type = page.getByLabel('Template Type');
-    expect(await type.locator('option').allTextContents()).toEqual(expect.arrayContaining(['Work Instruction (SOP)', 'How-To Guide']));
+    expect(await type.locator('option').allTextContents()).toEqual(
+      expect.arrayContaining(['Work Instruction (SOP)', 'How-To Guide']),
+    );
     await type.selectOption({ label: 'Troubleshooting' });
     await page.getByRole('tab', { name: 'Markdown' }).click();
     expect(await page.getByRole('textbox', { name: 'Content' }).inputValue()).toContain('## Resolution Steps');
@@ -279,12 +311,23 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
   });
 
   it('a stale save shows the conflict, keeps the text, opens the newer version side by side and saves over it', async () => {
-    const doc = await createItem(app.db, 'documents', { title: 'Firewall runbook', content: 'Original text.' }, user.id);
+    const doc = await createItem(
+      app.db,
+      'documents',
+      { title: 'Firewall runbook', content: 'Original text.' },
+      user.id,
+    );
     const { context, page } = await signedInPage();
     await page.goto(`${app.url}/documents/${doc.id}/edit`);
     await hydrated(page);
     await page.getByLabel('Title', { exact: true }).fill('Firewall runbook (mine)');
-    await updateItem(app.db, 'documents', doc.id, { title: 'Firewall runbook', content: 'Changed by a colleague.', version: 1 }, user.id);
+    await updateItem(
+      app.db,
+      'documents',
+      doc.id,
+      { title: 'Firewall runbook', content: 'Changed by a colleague.', version: 1 },
+      user.id,
+    );
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('This item was changed elsewhere.').waitFor();
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Firewall runbook (mine)');
@@ -324,7 +367,9 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     await toast(page, 'No Enhancement');
     await page.locator('#toasts').getByText("AI couldn't improve the title further.").waitFor();
     await page.getByRole('tab', { name: 'Markdown' }).click();
-    await page.getByRole('textbox', { name: 'Content' }).fill('restart the tunnel on the firewall. then check the vpn logs for errors.');
+    await page
+      .getByRole('textbox', { name: 'Content' })
+      .fill('restart the tunnel on the firewall. then check the vpn logs for errors.');
     await enhance.click();
     await toast(page, 'Content Enhanced');
     expect(await page.getByLabel('Excerpt', { exact: true }).inputValue()).not.toBe('');

@@ -16,7 +16,12 @@ function addFixtureRoutes(ctx: Parameters<NonNullable<Parameters<typeof startApp
   ctx.app.get('/fixture', (c) =>
     c.render(
       <main>
-        <IslandRoot name="Counter" component={Counter} props={{ start: 5, label: 'Count "</script><b>' }} assets={assets} />
+        <IslandRoot
+          name="Counter"
+          component={Counter}
+          props={{ start: 5, label: 'Count "</script><b>' }}
+          assets={assets}
+        />
         <button type="button" hx-get="/fixture/fragment" hx-target="#slot">
           Load more
         </button>
@@ -58,7 +63,9 @@ describe.skipIf(!hasBrowser)('foundation in Chromium', () => {
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
     await page.goto(app.url + '/');
-    await expect(page.getByRole('link', { name: 'Start Your Free Trial' }).getAttribute('href')).resolves.toBe('/register');
+    await expect(page.getByRole('link', { name: 'Start Your Free Trial' }).getAttribute('href')).resolves.toBe(
+      '/register',
+    );
     expect(await page.locator('.feature-card').count()).toBe(6);
     expect(scripts.filter((s) => !/\/static\/build\/(boot|htmx)-/.test(s))).toEqual([]);
     expect(problems).toEqual([]);
@@ -82,7 +89,8 @@ describe.skipIf(!hasBrowser)('foundation in Chromium', () => {
         for (const r of records) {
           const el = r.target as HTMLElement;
           if (el.dataset.name === 'Counter' && el.hasAttribute('data-hydrated')) {
-            (window as unknown as { committedWhenMarked: boolean }).committedWhenMarked = !!el.querySelector('[data-committed]');
+            (window as unknown as { committedWhenMarked: boolean }).committedWhenMarked =
+              !!el.querySelector('[data-committed]');
           }
         }
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-hydrated'] });
@@ -90,7 +98,9 @@ describe.skipIf(!hasBrowser)('foundation in Chromium', () => {
     await page.goto(app.url + '/fixture');
     await page.locator('app-island[data-name="Counter"][data-hydrated]').waitFor();
     // Marked only once committed: input typed before that would reach no state.
-    expect(await page.evaluate(() => (window as unknown as { committedWhenMarked?: boolean }).committedWhenMarked)).toBe(true);
+    expect(
+      await page.evaluate(() => (window as unknown as { committedWhenMarked?: boolean }).committedWhenMarked),
+    ).toBe(true);
     // Props with quotes and a closing script tag stayed inside their attribute.
     await expect(page.locator('label').textContent()).resolves.toBe('Count "</script><b>');
     await page.getByRole('button', { name: 'Increment' }).click();

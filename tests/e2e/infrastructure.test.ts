@@ -74,7 +74,13 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     expect(await names(page)).toEqual(['e2e-web-01']);
     await page.getByRole('heading', { name: 'Servers (1)' }).waitFor();
     const [row] = await app.db.select().from(servers).where(eq(servers.name, 'e2e-web-01'));
-    expect(row).toMatchObject({ ipAddress: '127.0.0.1', monitorPort: openPort, environment: 'production', domain: 'au.corp.example.com', operatingSystem: 'Ubuntu 24.04 LTS' });
+    expect(row).toMatchObject({
+      ipAddress: '127.0.0.1',
+      monitorPort: openPort,
+      environment: 'production',
+      domain: 'au.corp.example.com',
+      operatingSystem: 'Ubuntu 24.04 LTS',
+    });
 
     await page.getByRole('button', { name: 'Edit e2e-web-01' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Server' });
@@ -138,7 +144,10 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     await page.locator('app-island[data-name="ServerTable"][data-hydrated] .server-table[data-loaded]').waitFor();
     await page.locator('th[data-column="os"]').waitFor();
     await expect(page.locator('th[data-column="memory"]').count()).resolves.toBe(0);
-    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('server-table-columns')))!)).toMatchObject({ memory: false, os: true });
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('server-table-columns')))!)).toMatchObject({
+      memory: false,
+      os: true,
+    });
     await page.getByText('Customize View').click();
     await page.getByRole('button', { name: 'Reset to default' }).click();
     await page.getByText('Column visibility reset to default.').waitFor();
@@ -191,7 +200,14 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
   });
 
   it('ships only the page shown, then searches and pages through the whole list without reloading', async () => {
-    await app.db.insert(servers).values(Array.from({ length: 60 }, (_, i) => ({ name: `fleet-${String(i).padStart(2, '0')}`, ipAddress: `127.0.2.${i + 1}` })));
+    await app.db
+      .insert(servers)
+      .values(
+        Array.from({ length: 60 }, (_, i) => ({
+          name: `fleet-${String(i).padStart(2, '0')}`,
+          ipAddress: `127.0.2.${i + 1}`,
+        })),
+      );
     const page = await context.newPage();
     const loads: string[] = [];
     page.on('request', (r) => r.isNavigationRequest() && loads.push(r.url()));

@@ -28,9 +28,35 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     app = await startApp();
     browser = await launchBrowser();
     user = await createSignedInUser(app.db, { firstName: 'Grace', lastName: 'Hopper' });
-    patch = await createItem(app.db, 'knowledge', { title: 'Monthly patching', content: '# Patch steps\n\nDrain the node first.', category: 'Patching', templateType: 'work_instruction', tags: ['windows'] }, user.id);
-    vpn = await createItem(app.db, 'knowledge', { title: 'VPN troubleshooting', content: 'Check the **tunnel**.\n\nSecond line.', category: 'Networking' }, user.id);
-    await updateItem(app.db, 'knowledge', vpn.id, { title: 'VPN troubleshooting guide', content: 'Check the **tunnel** and the certificate.\n\nSecond line.', category: 'Networking' }, user.id);
+    patch = await createItem(
+      app.db,
+      'knowledge',
+      {
+        title: 'Monthly patching',
+        content: '# Patch steps\n\nDrain the node first.',
+        category: 'Patching',
+        templateType: 'work_instruction',
+        tags: ['windows'],
+      },
+      user.id,
+    );
+    vpn = await createItem(
+      app.db,
+      'knowledge',
+      { title: 'VPN troubleshooting', content: 'Check the **tunnel**.\n\nSecond line.', category: 'Networking' },
+      user.id,
+    );
+    await updateItem(
+      app.db,
+      'knowledge',
+      vpn.id,
+      {
+        title: 'VPN troubleshooting guide',
+        content: 'Check the **tunnel** and the certificate.\n\nSecond line.',
+        category: 'Networking',
+      },
+      user.id,
+    );
     await createItem(app.db, 'knowledge', { title: 'Printer notes', content: 'Uncategorised note' }, user.id);
   });
   afterAll(async () => {
@@ -115,7 +141,9 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     await page.goto(`${app.url}/knowledge-base?doc=${patch.id}`);
     await page.getByRole('heading', { name: 'Monthly patching' }).waitFor();
     await expect(page.getByRole('heading', { name: 'Patch steps' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('link', { name: 'Edit' }).getAttribute('href')).resolves.toBe(`/knowledge-base/${patch.id}/edit`);
+    await expect(page.getByRole('link', { name: 'Edit' }).getAttribute('href')).resolves.toBe(
+      `/knowledge-base/${patch.id}/edit`,
+    );
     await page.waitForURL((u) => !u.search.includes('doc='));
     expect(new URL(page.url()).search).toBe('?view=category');
     expect(problems).toEqual([]);
@@ -140,8 +168,14 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     await expect(dialog.isVisible()).resolves.toBe(false);
     await page.getByRole('heading', { name: 'VPN troubleshooting', exact: true }).waitFor();
     await page.getByText('v3 · Updated').waitFor();
-    const versions = await (await fetch(`${app.url}/api/knowledge-base/${vpn.id}/versions`, { headers: { Cookie: user.cookie } })).json();
-    expect(versions.map((v: { version: number; changeLog: string }) => `${v.version} ${v.changeLog}`)).toEqual(['3 Restored from version 1', '2 Updated', '1 Created']);
+    const versions = await (
+      await fetch(`${app.url}/api/knowledge-base/${vpn.id}/versions`, { headers: { Cookie: user.cookie } })
+    ).json();
+    expect(versions.map((v: { version: number; changeLog: string }) => `${v.version} ${v.changeLog}`)).toEqual([
+      '3 Restored from version 1',
+      '2 Updated',
+      '1 Created',
+    ]);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -152,7 +186,9 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     await page.goto(`${app.url}/knowledge-base`);
     await page.getByRole('link', { name: 'Delete Obsolete runbook' }).click();
     const dialog = page.locator('#confirm-delete');
-    await dialog.getByText('Are you sure you want to delete "Obsolete runbook"? This action cannot be undone.').waitFor();
+    await dialog
+      .getByText('Are you sure you want to delete "Obsolete runbook"? This action cannot be undone.')
+      .waitFor();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Knowledge base item deleted successfully.').waitFor();
     await page.getByRole('link', { name: 'Obsolete runbook', exact: true }).waitFor({ state: 'detached' });

@@ -18,7 +18,9 @@ async function userWith(autoSave: boolean): Promise<TestUser> {
 }
 
 /** A page of a fresh browser signed in as `user`, on the new-document editor once it is hydrated. */
-async function openEditor(user: TestUser): Promise<{ page: Page; problems: string[]; dialogs: Dialog[]; close(): Promise<void> }> {
+async function openEditor(
+  user: TestUser,
+): Promise<{ page: Page; problems: string[]; dialogs: Dialog[]; close(): Promise<void> }> {
   const context = await browser.newContext();
   const [name, value] = user.cookie.split('=');
   await context.addCookies([{ name, value, url: app.url }]);
@@ -34,7 +36,8 @@ async function openEditor(user: TestUser): Promise<{ page: Page; problems: strin
 }
 
 const hydrated = (page: Page) => page.locator('app-island[data-name="DocumentEditor"][data-hydrated]').waitFor();
-const draftKeys = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('opshub-draft:')));
+const draftKeys = (page: Page) =>
+  page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('opshub-draft:')));
 const title = (page: Page) => page.getByLabel('Title', { exact: true });
 
 /** Types like a person (a click gives the page the user activation a leave warning needs). */
@@ -91,7 +94,11 @@ describe.skipIf(!hasBrowser)('Settings › Auto-save documents in the editor', {
   it('off: a draft kept earlier is neither offered nor removed; an untouched editor and Cancel leave without asking', async () => {
     const user = await userWith(false);
     const { page, dialogs, close } = await openEditor(user);
-    const earlier = { fields: { title: 'From an earlier visit', content: 'Body' }, baseVersion: null, savedAt: new Date().toISOString() };
+    const earlier = {
+      fields: { title: 'From an earlier visit', content: 'Body' },
+      baseVersion: null,
+      savedAt: new Date().toISOString(),
+    };
     await page.evaluate(([key, d]) => localStorage.setItem(key, d), [DRAFT_KEY, JSON.stringify(earlier)]);
     await page.reload();
     await hydrated(page);

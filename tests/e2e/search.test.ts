@@ -13,7 +13,9 @@ const ids: Record<string, string> = {};
 async function openPage(path = '/team'): Promise<Page> {
   const page = await context.newPage();
   // Only where the search sends the user matters here: the destination page is answered by a stand-in.
-  await page.route('**/knowledge-base?doc=*', (route) => route.fulfill({ contentType: 'text/html', body: '<p>opened</p>' }));
+  await page.route('**/knowledge-base?doc=*', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<p>opened</p>' }),
+  );
   await page.goto(app.url + path);
   return page;
 }
@@ -50,14 +52,20 @@ describe.skipIf(!hasBrowser)('global search by keyboard', { timeout: 60_000 }, (
     await expect(list.getByText('Searching...').isVisible()).resolves.toBe(true);
     const options = list.getByRole('option');
     await options.first().waitFor({ timeout: 10_000 });
-    expect(await options.allInnerTexts()).toEqual([expect.stringContaining('Zabbix agent rollout'), expect.stringContaining('Weekly notes')]);
+    expect(await options.allInnerTexts()).toEqual([
+      expect.stringContaining('Zabbix agent rollout'),
+      expect.stringContaining('Weekly notes'),
+    ]);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     expect(await options.nth(1).getAttribute('aria-selected')).toBe('true');
     expect(await box.getAttribute('aria-activedescendant')).toBe(await options.nth(1).getAttribute('id'));
     await page.keyboard.press('ArrowUp');
     expect(await options.nth(0).getAttribute('aria-selected')).toBe('true');
-    const nav = page.waitForRequest((r) => r.isNavigationRequest() && r.url() === `${app.url}/knowledge-base?doc=${ids['Zabbix agent rollout']}`, { timeout: 15_000 });
+    const nav = page.waitForRequest(
+      (r) => r.isNavigationRequest() && r.url() === `${app.url}/knowledge-base?doc=${ids['Zabbix agent rollout']}`,
+      { timeout: 15_000 },
+    );
     await page.keyboard.press('Enter');
     await nav;
     await page.close();
@@ -67,7 +75,9 @@ describe.skipIf(!hasBrowser)('global search by keyboard', { timeout: 60_000 }, (
     const page = await openPage();
     await page.getByRole('combobox', { name: 'Search documents' }).focus();
     await page.keyboard.type('weekly');
-    const nav = page.waitForRequest((r) => r.isNavigationRequest() && r.url() === `${app.url}/knowledge-base?doc=${ids['Weekly notes']}`);
+    const nav = page.waitForRequest(
+      (r) => r.isNavigationRequest() && r.url() === `${app.url}/knowledge-base?doc=${ids['Weekly notes']}`,
+    );
     await page.keyboard.press('Enter');
     await nav;
     await page.close();
@@ -95,7 +105,9 @@ describe.skipIf(!hasBrowser)('global search by keyboard', { timeout: 60_000 }, (
     await page.getByRole('combobox', { name: 'Search documents' }).fill('zabbix');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${app.url}/search?q=zabbix`);
-    await expect(page.getByRole('link', { name: 'Zabbix agent rollout' }).getAttribute('href')).resolves.toBe(`/knowledge-base?doc=${ids['Zabbix agent rollout']}`);
+    await expect(page.getByRole('link', { name: 'Zabbix agent rollout' }).getAttribute('href')).resolves.toBe(
+      `/knowledge-base?doc=${ids['Zabbix agent rollout']}`,
+    );
     await noJs.close();
   });
 });

@@ -45,7 +45,10 @@ describe.skipIf(!hasBrowser)('settings in Chromium', { timeout: 60_000 }, () => 
     await expect(page.locator('html').getAttribute('data-theme')).resolves.toBe('dark');
 
     await page.getByRole('switch', { name: /Scheduled health reports/ }).check();
-    await page.locator('form[action="/settings/notifications"]').getByRole('button', { name: 'Save Preferences' }).click();
+    await page
+      .locator('form[action="/settings/notifications"]')
+      .getByRole('button', { name: 'Save Preferences' })
+      .click();
     await page.getByText('Preferences Updated').waitFor();
 
     await page.reload();

@@ -74,7 +74,9 @@ describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, 
     // Delete with the spec's confirmation.
     await page.getByRole('button', { name: 'Delete Ada Lovelace' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Team Member' });
-    await expect(confirm.getByText('Are you sure you want to delete Ada Lovelace? This action cannot be undone.').isVisible()).resolves.toBe(true);
+    await expect(
+      confirm.getByText('Are you sure you want to delete Ada Lovelace? This action cannot be undone.').isVisible(),
+    ).resolves.toBe(true);
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.locator('#toasts').getByText('Team Member Deleted').waitFor();
     await page.getByText('No team members found').waitFor();
@@ -85,7 +87,10 @@ describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, 
   it('searches the list as you type and keeps the query in the URL', async () => {
     const page = await context.newPage();
     await page.goto(app.url + '/team');
-    for (const [name, role] of [['Grace Hopper', 'Security Analyst'], ['Linus T', 'DevOps Engineer']]) {
+    for (const [name, role] of [
+      ['Grace Hopper', 'Security Analyst'],
+      ['Linus T', 'DevOps Engineer'],
+    ]) {
       await page.getByRole('button', { name: 'Add Team Member' }).click();
       const add = page.getByRole('dialog', { name: 'Add Team Member' });
       await add.getByLabel('Name').fill(name);
@@ -107,7 +112,10 @@ describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, 
   it('a failed change shows an "Error" toast: the server\'s reason, the action\'s own text, or an unreachable server', async () => {
     const page = await context.newPage();
     const api = { headers: { Origin: app.url } };
-    const created = await context.request.post(`${app.url}/api/team-members`, { ...api, data: { name: 'Gone Soon', email: 'gone@example.com', role: 'VIP' } });
+    const created = await context.request.post(`${app.url}/api/team-members`, {
+      ...api,
+      data: { name: 'Gone Soon', email: 'gone@example.com', role: 'VIP' },
+    });
     const { id } = (await created.json()) as { id: string };
     await page.goto(app.url + '/team');
     const toast = page.locator('#toasts .toast');
@@ -129,7 +137,11 @@ describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, 
 
     // A server failure names the action (spec §8) rather than the generic 500 text.
     await page.route('**/team/invite', (route) =>
-      route.fulfill({ status: 500, contentType: 'text/html', body: '<main class="error-page"><h1>Something went wrong</h1><p class="muted">Something went wrong on our side. Please try again.</p></main>' }),
+      route.fulfill({
+        status: 500,
+        contentType: 'text/html',
+        body: '<main class="error-page"><h1>Something went wrong</h1><p class="muted">Something went wrong on our side. Please try again.</p></main>',
+      }),
     );
     await page.getByRole('button', { name: 'Invite Member' }).click();
     const invite = page.getByRole('dialog', { name: 'Invite Member' });
@@ -145,7 +157,10 @@ describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, 
     await page.unroute('**/team/invite');
     await page.route('**/team/invite', (route) => route.abort('connectionrefused'));
     await invite.getByRole('button', { name: 'Send Invitation' }).click();
-    await page.locator('#toasts').getByText('The server could not be reached. Check your connection and try again.').waitFor();
+    await page
+      .locator('#toasts')
+      .getByText('The server could not be reached. Check your connection and try again.')
+      .waitFor();
     await expect(invite.getByLabel('Email').inputValue()).resolves.toBe('new@example.com');
     await page.close();
   });

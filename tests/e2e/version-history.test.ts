@@ -21,7 +21,10 @@ async function signedInPage(): Promise<{ context: BrowserContext; page: Page; pr
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && problems.push(m.text()));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && problems.push(m.text()),
+  );
   return { context, page, problems };
 }
 
@@ -45,9 +48,16 @@ describe.skipIf(!hasBrowser)('Version History dialog in Chromium', () => {
   });
 
   it('a failed load shows an error with Retry and an Error toast, not the empty state; Retry loads the versions', async () => {
-    const item = await createItem(app.db, 'knowledge', { title: 'DNS scavenging', content: 'Enable scavenging.', category: 'DNS' }, user.id);
+    const item = await createItem(
+      app.db,
+      'knowledge',
+      { title: 'DNS scavenging', content: 'Enable scavenging.', category: 'DNS' },
+      user.id,
+    );
     const { context, page, problems } = await signedInPage();
-    await page.route(`**/api/knowledge-base/${item.id}/versions`, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }));
+    await page.route(`**/api/knowledge-base/${item.id}/versions`, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }),
+    );
     const dialog = await openVersionHistory(page, item.id);
     await expect(dialog.getByRole('alert').innerText()).resolves.toBe(LOAD_FAILED);
     const toast = page.locator('#toasts .toast--error');
@@ -68,7 +78,12 @@ describe.skipIf(!hasBrowser)('Version History dialog in Chromium', () => {
   });
 
   it('an item without versions shows the empty state, with no error and no Retry', async () => {
-    const item = await createItem(app.db, 'knowledge', { title: 'Imported note', content: 'From the old wiki.' }, user.id);
+    const item = await createItem(
+      app.db,
+      'knowledge',
+      { title: 'Imported note', content: 'From the old wiki.' },
+      user.id,
+    );
     await app.db.delete(documentVersions).where(eq(documentVersions.documentId, item.id));
     const { context, page, problems } = await signedInPage();
     const dialog = await openVersionHistory(page, item.id);

@@ -5,26 +5,34 @@ import { describe, expect, it } from 'vitest';
 import { testBuildDir } from '../helpers/app';
 
 interface Meta {
-  outputs: Record<string, { imports: { path: string; kind: string }[]; entryPoint?: string; inputs: Record<string, unknown> }>;
+  outputs: Record<
+    string,
+    { imports: { path: string; kind: string }[]; entryPoint?: string; inputs: Record<string, unknown> }
+  >;
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
 const meta = JSON.parse(readFileSync(path.join(testBuildDir, 'meta.json'), 'utf8')) as Meta;
 const manifest = JSON.parse(readFileSync(path.join(testBuildDir, 'manifest.json'), 'utf8'));
-const key = (url: string) => Object.keys(meta.outputs).find((f) => path.resolve(root, f) === path.join(testBuildDir, url.replace('/static/build/', '')))!;
+const key = (url: string) =>
+  Object.keys(meta.outputs).find(
+    (f) => path.resolve(root, f) === path.join(testBuildDir, url.replace('/static/build/', '')),
+  )!;
 
 function closure(start: string[], dynamic: boolean): Set<string> {
   const seen = new Set<string>();
   const visit = (f: string) => {
     if (seen.has(f) || !meta.outputs[f]) return;
     seen.add(f);
-    for (const i of meta.outputs[f].imports) if (i.kind === 'import-statement' || (dynamic && i.kind === 'dynamic-import')) visit(i.path);
+    for (const i of meta.outputs[f].imports)
+      if (i.kind === 'import-statement' || (dynamic && i.kind === 'dynamic-import')) visit(i.path);
   };
   start.forEach(visit);
   return seen;
 }
 const hasMdx = (f: string) => Object.keys(meta.outputs[f].inputs).some((i) => i.includes('@mdxeditor/editor'));
-const gz = (files: Iterable<string>) => [...files].reduce((n, f) => n + gzipSync(readFileSync(path.resolve(root, f))).length, 0);
+const gz = (files: Iterable<string>) =>
+  [...files].reduce((n, f) => n + gzipSync(readFileSync(path.resolve(root, f))).length, 0);
 
 describe('editor bundle', () => {
   const editor = key(manifest.islands.DocumentEditor.src);
@@ -45,7 +53,10 @@ describe('editor bundle', () => {
 
   it('the whole editor route (boot, htmx, island, rich editor, lazy Ops AI) stays within 380 KiB gzip', () => {
     const files = closure([editor, ...(manifest.islands.OpsChat ? [key(manifest.islands.OpsChat.src)] : [])], true);
-    const total = gz(files) + gzipSync(readFileSync(path.join(testBuildDir, manifest.boot.replace('/static/build/', '')))).length + gzipSync(readFileSync(path.join(testBuildDir, manifest.htmx.replace('/static/build/', '')))).length;
+    const total =
+      gz(files) +
+      gzipSync(readFileSync(path.join(testBuildDir, manifest.boot.replace('/static/build/', '')))).length +
+      gzipSync(readFileSync(path.join(testBuildDir, manifest.htmx.replace('/static/build/', '')))).length;
     console.log(`[editor] route JS: ${(total / 1024).toFixed(1)} KiB gzip`);
     expect(total).toBeLessThanOrEqual(380 * 1024);
   });

@@ -14,7 +14,14 @@ const get = (url: string, cookie = user.cookie) => ctx.app.request(url, { header
 const islandProps = (html: string) => {
   const m = /<app-island data-name="DocumentEditor"[^>]*data-props="([^"]*)"/.exec(html);
   if (!m) throw new Error('no DocumentEditor island');
-  return JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+  return JSON.parse(
+    m[1]
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  );
 };
 
 describe('editor pages', () => {
@@ -52,7 +59,17 @@ describe('editor pages', () => {
   });
 
   it('opens an existing item with its kind, version and form model; unknown ids are 404', async () => {
-    const item = await createItem(ctx.db, 'knowledge', { title: 'Reset MFA', content: '# Reset', templateType: 'how_to_guide', formModel: { kind: 'howto', purpose: 'Reset it', steps: [], tips: [] } }, user.id);
+    const item = await createItem(
+      ctx.db,
+      'knowledge',
+      {
+        title: 'Reset MFA',
+        content: '# Reset',
+        templateType: 'how_to_guide',
+        formModel: { kind: 'howto', purpose: 'Reset it', steps: [], tips: [] },
+      },
+      user.id,
+    );
     const res = await get(`/knowledge-base/${item.id}/edit`);
     const html = await res.text();
     expect(html).toContain('>Edit How-To Guide</h1>');
@@ -65,13 +82,13 @@ describe('editor pages', () => {
     expect(await (await get(`/documents/${doc.id}/edit`)).text()).toContain('>Edit Document</h1>');
   });
 
-  it('hands the island the user\'s saved timezone (the draft banner formats in it, not in the browser\'s)', async () => {
+  it("hands the island the user's saved timezone (the draft banner formats in it, not in the browser's)", async () => {
     const perth = await createSignedInUser(ctx.db);
     await ctx.db.insert(userPreferences).values({ userId: perth.id, timezone: 'Australia/Perth' });
     expect(islandProps(await (await get('/documents/new', perth.cookie)).text()).timeZone).toBe('Australia/Perth');
   });
 
-  it('hands the island the user\'s Auto-save documents setting (on by default)', async () => {
+  it("hands the island the user's Auto-save documents setting (on by default)", async () => {
     expect(islandProps(await (await get('/documents/new')).text()).autoSave).toBe(true);
     const manual = await createSignedInUser(ctx.db);
     await ctx.db.insert(userPreferences).values({ userId: manual.id, autoSave: false });

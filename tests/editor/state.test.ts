@@ -7,12 +7,29 @@ import { documentInput } from '../../src/knowledge/schemas';
 
 describe('editor state', () => {
   it('new items get the spec default category, type and starting content per kind', () => {
-    expect(initialFields(null, 'work-instruction')).toMatchObject({ category: 'sop', templateType: 'work_instruction', form: null });
+    expect(initialFields(null, 'work-instruction')).toMatchObject({
+      category: 'sop',
+      templateType: 'work_instruction',
+      form: null,
+    });
     expect(initialFields(null, 'work-instruction').content).toContain('## Procedure');
-    expect(initialFields(null, 'how-to-guide')).toMatchObject({ category: 'how-to', templateType: 'how_to_guide', form: { kind: 'howto' } });
-    expect(initialFields(null, 'build-document')).toMatchObject({ category: 'build', templateType: 'build_document', form: { kind: 'build' } });
+    expect(initialFields(null, 'how-to-guide')).toMatchObject({
+      category: 'how-to',
+      templateType: 'how_to_guide',
+      form: { kind: 'howto' },
+    });
+    expect(initialFields(null, 'build-document')).toMatchObject({
+      category: 'build',
+      templateType: 'build_document',
+      form: { kind: 'build' },
+    });
     expect(initialFields(null, 'knowledge-base')).toMatchObject({ category: '', templateType: null, content: '' });
-    expect(initialFields(null, 'document')).toMatchObject({ category: '', templateType: null, content: '', isTemplate: false });
+    expect(initialFields(null, 'document')).toMatchObject({
+      category: '',
+      templateType: null,
+      content: '',
+      isTemplate: false,
+    });
   });
 
   it('choosing a template type on a new, empty document fills a skeleton and marks it a template', () => {
@@ -29,7 +46,13 @@ describe('editor state', () => {
   it('builds a payload the API schema accepts, with the version the edit is based on', () => {
     const f = { ...initialFields(null, 'how-to-guide'), title: '  Reset  ', tags: ['a'] };
     const body = payloadOf(f, 3);
-    expect(body).toMatchObject({ title: 'Reset', category: 'how-to', excerpt: null, version: 3, formModel: { kind: 'howto' } });
+    expect(body).toMatchObject({
+      title: 'Reset',
+      category: 'how-to',
+      excerpt: null,
+      version: 3,
+      formModel: { kind: 'howto' },
+    });
     expect(documentInput.safeParse(body).success).toBe(true);
     expect('version' in payloadOf(f, null)).toBe(false);
   });

@@ -15,7 +15,8 @@ export function seededRandom(seed: number): () => number {
 export const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
 /** An object with an own "__proto__" key, as JSON.parse makes it (an object literal would set the prototype). */
-export const protoKeyed = (value: unknown) => JSON.parse(`{"__proto__": ${JSON.stringify(value)}}`) as Record<string, unknown>;
+export const protoKeyed = (value: unknown) =>
+  JSON.parse(`{"__proto__": ${JSON.stringify(value)}}`) as Record<string, unknown>;
 
 /** Arrays nested `depth` deep, built without recursion. */
 export function nested(depth: number): unknown {
@@ -70,10 +71,27 @@ export const hostileValues: readonly [string, unknown][] = [
 ];
 
 /** Keys added to a body: prototype names and keys that are themselves hostile. */
-export const hostileKeys: readonly string[] = ['__proto__', 'constructor', 'prototype', '\u0000', '\ud800', 'k'.repeat(10_000)];
+export const hostileKeys: readonly string[] = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  '\u0000',
+  '\ud800',
+  'k'.repeat(10_000),
+];
 
 /** Path parameters: encoded NUL, traversal, overlong, wrong shape. */
-export const hostileParams: readonly string[] = ['%00', 'a%00b', '..%2F..%2Fetc', 'x'.repeat(5000), 'not-a-uuid', '00000000-0000-0000-0000-000000000000', 'constructor', '%ED%A0%80', '%FF%FE'];
+export const hostileParams: readonly string[] = [
+  '%00',
+  'a%00b',
+  '..%2F..%2Fetc',
+  'x'.repeat(5000),
+  'not-a-uuid',
+  '00000000-0000-0000-0000-000000000000',
+  'constructor',
+  '%ED%A0%80',
+  '%FF%FE',
+];
 
 /** Raw bodies: broken JSON, deep nesting (a stack breaker for recursive code), a lone NUL byte. */
 export const hostileRawBodies: readonly [string, string][] = [

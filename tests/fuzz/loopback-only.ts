@@ -12,7 +12,8 @@ function targetHost(args: ConnectArgs): string | null {
     if (o.path) return null;
     return o.host ?? 'localhost';
   }
-  if (typeof first === 'number' || /^\d+$/.test(String(first))) return typeof args[1] === 'string' ? args[1] : 'localhost';
+  if (typeof first === 'number' || /^\d+$/.test(String(first)))
+    return typeof args[1] === 'string' ? args[1] : 'localhost';
   return null;
 }
 
@@ -29,7 +30,11 @@ export function loopbackOnly(): { attempts: string[]; restore(): void } {
     if (host === null || LOOPBACK.test(host)) return (original as (...a: ConnectArgs) => net.Socket).apply(this, args);
     attempts.push(host);
     const cb = (Array.isArray(args[0]) ? args[0] : args).find((a: unknown) => typeof a === 'function');
-    return (original as (...a: ConnectArgs) => net.Socket).call(this, { host: '127.0.0.1', port: 9 }, ...(cb ? [cb] : []));
+    return (original as (...a: ConnectArgs) => net.Socket).call(
+      this,
+      { host: '127.0.0.1', port: 9 },
+      ...(cb ? [cb] : []),
+    );
   } as typeof original;
   return {
     attempts,

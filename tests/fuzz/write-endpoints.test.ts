@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser } from '../helpers/users';
-import { hostileKeys, hostileParams, hostileRawBodies, hostileStrings, hostileValues, pick, seededRandom } from './hostile';
+import {
+  hostileKeys,
+  hostileParams,
+  hostileRawBodies,
+  hostileStrings,
+  hostileValues,
+  pick,
+  seededRandom,
+} from './hostile';
 import { loopbackOnly } from './loopback-only';
 
 /**
@@ -16,9 +24,13 @@ import { loopbackOnly } from './loopback-only';
 const SEED = Number(process.env.FUZZ_SEED ?? 17_0709);
 const CASES_PER_ROUTE = process.env.FUZZ_CASES === 'all' ? Infinity : Number(process.env.FUZZ_CASES ?? 20);
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 // Bounded quantifiers only: responses echo 1 MB values, and an open-ended `[\w/]+\/src` would backtrack for minutes.
-const STACK_TRACE = /\n[ \t]{1,40}at \S|\bat (async )?[\w$.<>]{1,200} \(|node_modules\/|\/src\/[\w/.-]{1,200}\.tsx?:\d|\b(Type|Range|Reference|Syntax)Error\b|Error: /;
+const STACK_TRACE =
+  /\n[ \t]{1,40}at \S|\bat (async )?[\w$.<>]{1,200} \(|node_modules\/|\/src\/[\w/.-]{1,200}\.tsx?:\d|\b(Type|Range|Reference|Syntax)Error\b|Error: /;
 
 type Body =
   | { kind: 'none' }
@@ -59,35 +71,62 @@ function fixtures(cookie: string) {
     if (res.status >= 300) throw new Error(`fixture ${path}: ${res.status} ${await res.text()}`);
     return res.json();
   };
-  const once = <T,>(make: () => Promise<T>) => {
+  const once = <T>(make: () => Promise<T>) => {
     let p: Promise<T> | undefined;
     return () => (p ??= make());
   };
   const item = (base: string) =>
     once(async () => {
       const { id } = await post(base, { title: 'Fuzz item', content: 'Some content' });
-      const versions = await (await t.app.request(`${base}/${id}/versions`, jsonRequest('GET', undefined, cookie))).json();
+      const versions = await (
+        await t.app.request(`${base}/${id}/versions`, jsonRequest('GET', undefined, cookie))
+      ).json();
       return { id: id as string, versionId: versions[0].id as string };
     });
   return {
     document: item('/api/documents'),
     knowledge: item('/api/knowledge-base'),
     // The probe goes to 127.0.0.1:9, refused at once: nothing leaves the machine and nothing waits.
-    server: once(async () => (await post('/api/servers', { name: `fuzz-server-${randomUUID()}`, ipAddress: '127.0.0.1', monitorPort: 9 })).id as string),
-    member: once(async () => (await post('/api/team-members', { name: 'Fuzz Member', email: `m-${randomUUID()}@example.com`, role: 'DevOps Engineer' })).id as string),
+    server: once(
+      async () =>
+        (await post('/api/servers', { name: `fuzz-server-${randomUUID()}`, ipAddress: '127.0.0.1', monitorPort: 9 }))
+          .id as string,
+    ),
+    member: once(
+      async () =>
+        (
+          await post('/api/team-members', {
+            name: 'Fuzz Member',
+            email: `m-${randomUUID()}@example.com`,
+            role: 'DevOps Engineer',
+          })
+        ).id as string,
+    ),
     token: once(async () => (await post('/api/tokens', { name: 'fuzz' })).id as string),
-    interaction: once(async () => (await post('/api/ai/ask', { query: 'Which servers are offline?' })).interactionId as string),
+    interaction: once(
+      async () => (await post('/api/ai/ask', { query: 'Which servers are offline?' })).interactionId as string,
+    ),
     uploadUrl: once(async () => (await post('/api/objects/upload')).uploadURL as string),
     uploadedImage: once(async () => {
       const { uploadURL } = await post('/api/objects/upload');
-      const res = await t.app.request(uploadURL, { method: 'PUT', headers: { Origin: TEST_ORIGIN, Cookie: cookie, 'Content-Type': 'image/png' }, body: new Uint8Array(PNG) });
+      const res = await t.app.request(uploadURL, {
+        method: 'PUT',
+        headers: { Origin: TEST_ORIGIN, Cookie: cookie, 'Content-Type': 'image/png' },
+        body: new Uint8Array(PNG),
+      });
       if (res.status !== 200) throw new Error(`fixture image: ${res.status}`);
       return uploadURL as string;
     }),
     pendingUser: once(async () => {
       const [u] = await t.db
         .insert(users)
-        .values({ email: `p-${randomUUID()}@example.com`, firstName: 'Pending', lastName: 'User', accountStatus: 'pending_approval', isEmailVerified: true })
+        .values({
+          email: `p-${randomUUID()}@example.com`,
+          firstName: 'Pending',
+          lastName: 'User',
+          accountStatus: 'pending_approval',
+          isEmailVerified: true,
+        })
         .returning({ id: users.id });
       return u.id;
     }),
@@ -111,7 +150,8 @@ async function validParams(route: Route, fx: Fixtures, random: () => number): Pr
   for (const name of names) {
     if (name === 'versionId') out[name] = (await space()).versionId;
     else if (name === 'documentId') out[name] = (await fx.document()).id;
-    else if (name === 'name') out[name] = pick(random, ['health-checks', 'mail-delivery', 'token-expiry', 'health-report']);
+    else if (name === 'name')
+      out[name] = pick(random, ['health-checks', 'mail-delivery', 'token-expiry', 'health-report']);
     else out[name] = (await byRoute.find(([re]) => re.test(route.path))?.[1]()) ?? randomUUID();
   }
   return out;
@@ -122,12 +162,45 @@ const password = 'correct-horse-battery';
 
 /** A valid body per route; routes not listed get {} and are fuzzed from there. */
 async function validBody(route: Route, fx: Fixtures): Promise<Record<string, unknown>> {
-  const item = { title: 'Fuzz title', content: '# Heading\n\nBody', excerpt: 'Short', category: 'linux', tags: ['a', 'b'], isPublished: true, formModel: { a: 1 } };
-  const server = { name: `fuzz-web-${randomUUID().slice(0, 8)}`, hostname: 'web-01', ipAddress: '127.0.0.2', environment: 'production', monitorPort: 9, location: 'Rack 1' };
-  const member = { name: 'Ada Lovelace', email: email(), role: 'DevOps Engineer', department: 'IT Operations', status: 'active' };
+  const item = {
+    title: 'Fuzz title',
+    content: '# Heading\n\nBody',
+    excerpt: 'Short',
+    category: 'linux',
+    tags: ['a', 'b'],
+    isPublished: true,
+    formModel: { a: 1 },
+  };
+  const server = {
+    name: `fuzz-web-${randomUUID().slice(0, 8)}`,
+    hostname: 'web-01',
+    ipAddress: '127.0.0.2',
+    environment: 'production',
+    monitorPort: 9,
+    location: 'Rack 1',
+  };
+  const member = {
+    name: 'Ada Lovelace',
+    email: email(),
+    role: 'DevOps Engineer',
+    department: 'IT Operations',
+    status: 'active',
+  };
   const bodies: Record<string, () => Promise<Record<string, unknown>> | Record<string, unknown>> = {
-    'POST /api/auth/register': () => ({ firstName: 'Fuzz', lastName: 'User', email: email(), password, confirmPassword: password }),
-    'POST /register': () => ({ firstName: 'Fuzz', lastName: 'User', email: email(), password, confirmPassword: password }),
+    'POST /api/auth/register': () => ({
+      firstName: 'Fuzz',
+      lastName: 'User',
+      email: email(),
+      password,
+      confirmPassword: password,
+    }),
+    'POST /register': () => ({
+      firstName: 'Fuzz',
+      lastName: 'User',
+      email: email(),
+      password,
+      confirmPassword: password,
+    }),
     'POST /api/auth/login': () => ({ email: email(), password }),
     'POST /login': () => ({ email: email(), password, next: '/' }),
     'POST /api/auth/forgot-password': () => ({ email: email() }),
@@ -148,9 +221,26 @@ async function validBody(route: Route, fx: Fixtures): Promise<Record<string, unk
     'PUT /api/team-members/:id': () => member,
     'POST /team/members': () => member,
     'POST /team/members/:id': () => member,
-    'POST /api/team/invite': () => ({ email: email(), firstName: 'Grace', lastName: 'Hopper', role: 'Manager', department: 'IT Security' }),
-    'POST /team/invite': () => ({ email: email(), firstName: 'Grace', lastName: 'Hopper', role: 'Manager', department: 'IT Security' }),
-    'POST /settings/profile': () => ({ firstName: 'Fuzz', lastName: 'Admin', department: 'IT Operations', timezone: 'UTC' }),
+    'POST /api/team/invite': () => ({
+      email: email(),
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      role: 'Manager',
+      department: 'IT Security',
+    }),
+    'POST /team/invite': () => ({
+      email: email(),
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      role: 'Manager',
+      department: 'IT Security',
+    }),
+    'POST /settings/profile': () => ({
+      firstName: 'Fuzz',
+      lastName: 'Admin',
+      department: 'IT Operations',
+      timezone: 'UTC',
+    }),
     'POST /settings/notifications': () => ({ emailNotifications: 'on', securityAlerts: 'on' }),
     'POST /settings/appearance': () => ({ theme: 'dark', autoSave: 'on', compactView: 'on' }),
     'POST /settings/password': () => ({ currentPassword: '', newPassword: password, confirmPassword: password }),
@@ -159,33 +249,58 @@ async function validBody(route: Route, fx: Fixtures): Promise<Record<string, unk
       endpoint: 'https://fcm.googleapis.com/fcm/send/abc',
       keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') },
     }),
-    'PUT /api/servers/:id/metrics': () => ({ cpuUsage: 10, memoryUsage: 20, diskUsage: 30, uptime: 3600, status: 'online' }),
+    'PUT /api/servers/:id/metrics': () => ({
+      cpuUsage: 10,
+      memoryUsage: 20,
+      diskUsage: 30,
+      uptime: 3600,
+      status: 'online',
+    }),
     'POST /api/servers': () => server,
     'PUT /api/servers/:id': () => server,
     'POST /api/servers/:id/documents': async () => ({ documentId: (await fx.document()).id, documentType: 'runbook' }),
     'DELETE /api/servers/:id/documents': async () => ({ documentId: (await fx.document()).id }),
-    'POST /infrastructure/:id/documents': async () => ({ documentId: (await fx.document()).id, documentType: 'runbook' }),
+    'POST /infrastructure/:id/documents': async () => ({
+      documentId: (await fx.document()).id,
+      documentType: 'runbook',
+    }),
     'POST /api/tokens': () => ({ name: 'agent' }),
-    'POST /api/ai/ask': () => ({ query: 'How do I restart nginx?', conversationHistory: [{ role: 'user', content: 'hi' }] }),
+    'POST /api/ai/ask': () => ({
+      query: 'How do I restart nginx?',
+      conversationHistory: [{ role: 'user', content: 'hi' }],
+    }),
     'POST /api/ai/ask-stream': () => ({ query: 'How do I restart nginx?' }),
     'POST /api/ai/feedback': async () => ({ interactionId: await fx.interaction(), feedback: 'helpful' }),
     'POST /api/ai/enhance-content': () => ({ title: 'T', content: 'Some text to improve', category: 'linux' }),
     'POST /api/ai/enhance-field': () => ({ fieldType: 'title', content: 'restart nginx', category: null }),
     'POST /api/ai/auto-create-kb-preview': () => ({ content: 'Steps: restart nginx, check logs' }),
-    'POST /api/ai/auto-create-kb': () => ({ title: 'Restart nginx', category: 'web', tags: ['nginx'], excerpt: 'How to', content: 'Steps' }),
+    'POST /api/ai/auto-create-kb': () => ({
+      title: 'Restart nginx',
+      category: 'web',
+      tags: ['nginx'],
+      excerpt: 'How to',
+      content: 'Steps',
+    }),
     'POST /ai': () => ({ query: 'How do I restart nginx?' }),
   };
   return (await bodies[`${route.method} ${route.path}`]?.()) ?? {};
 }
 
 const bodyKind = (route: Route) =>
-  route.path.startsWith('/api/objects/put/') ? 'binary' : route.path === '/settings/avatar' ? 'multipart' : route.path.startsWith('/api/') ? 'json' : 'form';
+  route.path.startsWith('/api/objects/put/')
+    ? 'binary'
+    : route.path === '/settings/avatar'
+      ? 'multipart'
+      : route.path.startsWith('/api/')
+        ? 'json'
+        : 'form';
 
 /** Form fields from a JSON-like record: arrays repeat the key, other non-strings are sent as JSON text. */
 function formFields(value: Record<string, unknown>): [string, string][] {
   const out: [string, string][] = [];
   for (const [k, v] of Object.entries(value)) {
-    for (const item of Array.isArray(v) ? v : [v]) out.push([k, typeof item === 'string' ? item : JSON.stringify(item) ?? 'undefined']);
+    for (const item of Array.isArray(v) ? v : [v])
+      out.push([k, typeof item === 'string' ? item : (JSON.stringify(item) ?? 'undefined')]);
   }
   return out;
 }
@@ -196,10 +311,18 @@ function casesFor(route: Route, valid: Record<string, unknown>, random: () => nu
   const fields = Object.keys(valid);
   const field = () => (fields.length ? pick(random, fields) : 'value');
   const withField = (k: string, v: unknown) => ({ ...valid, [k]: v });
-  const encode = (value: Record<string, unknown>): Body => (kind === 'json' ? { kind: 'json', value } : kind === 'form' ? { kind: 'form', fields: formFields(value) } : encodeOther(value));
+  const encode = (value: Record<string, unknown>): Body =>
+    kind === 'json'
+      ? { kind: 'json', value }
+      : kind === 'form'
+        ? { kind: 'form', fields: formFields(value) }
+        : encodeOther(value);
   const encodeOther = (value: Record<string, unknown>): Body =>
     kind === 'multipart'
-      ? { kind: 'multipart', parts: [['avatar', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'me.png'], ...formFields(value)] }
+      ? {
+          kind: 'multipart',
+          parts: [['avatar', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'me.png'], ...formFields(value)],
+        }
       : { kind: 'binary', bytes: new Uint8Array(PNG), type: 'image/png' };
 
   const mutations: Case[] = [];
@@ -214,28 +337,65 @@ function casesFor(route: Route, valid: Record<string, unknown>, random: () => nu
     }
   }
   for (const key of hostileKeys) {
-    const value = JSON.parse(`{${JSON.stringify(key)}: {"polluted": "\\u0000", "role": "admin"}}`) as Record<string, unknown>;
+    const value = JSON.parse(`{${JSON.stringify(key)}: {"polluted": "\\u0000", "role": "admin"}}`) as Record<
+      string,
+      unknown
+    >;
     mutations.push({ label: `key ${JSON.stringify(key.slice(0, 20))}`, body: encode({ ...valid, ...value }) });
   }
-  const rawType = kind === 'form' ? 'application/x-www-form-urlencoded' : kind === 'multipart' ? 'multipart/form-data; boundary=xyz' : 'application/json';
-  for (const [label, text] of hostileRawBodies) mutations.push({ label: `raw ${label}`, body: { kind: 'raw', text, type: rawType } });
-  mutations.push({ label: 'valid JSON as text/plain', body: { kind: 'raw', text: JSON.stringify(valid), type: 'text/plain' } });
-  mutations.push({ label: 'valid body as the other encoding', body: kind === 'json' ? { kind: 'form', fields: formFields(valid) } : { kind: 'json', value: valid } });
-  mutations.push({ label: 'multipart without a boundary', body: { kind: 'raw', text: '--x\r\n\r\n', type: 'multipart/form-data' } });
+  const rawType =
+    kind === 'form'
+      ? 'application/x-www-form-urlencoded'
+      : kind === 'multipart'
+        ? 'multipart/form-data; boundary=xyz'
+        : 'application/json';
+  for (const [label, text] of hostileRawBodies)
+    mutations.push({ label: `raw ${label}`, body: { kind: 'raw', text, type: rawType } });
+  mutations.push({
+    label: 'valid JSON as text/plain',
+    body: { kind: 'raw', text: JSON.stringify(valid), type: 'text/plain' },
+  });
+  mutations.push({
+    label: 'valid body as the other encoding',
+    body: kind === 'json' ? { kind: 'form', fields: formFields(valid) } : { kind: 'json', value: valid },
+  });
+  mutations.push({
+    label: 'multipart without a boundary',
+    body: { kind: 'raw', text: '--x\r\n\r\n', type: 'multipart/form-data' },
+  });
   mutations.push({ label: 'no body', body: { kind: 'none' } });
   if (kind === 'multipart') {
     mutations.push({ label: 'avatar as text', body: { kind: 'multipart', parts: [['avatar', 'a\u0000b']] } });
-    mutations.push({ label: 'avatar of garbage bytes', body: { kind: 'multipart', parts: [['avatar', new Blob([new Uint8Array([0, 1, 2, 0xff])]), '\u0000.png']] } });
+    mutations.push({
+      label: 'avatar of garbage bytes',
+      body: { kind: 'multipart', parts: [['avatar', new Blob([new Uint8Array([0, 1, 2, 0xff])]), '\u0000.png']] },
+    });
   }
   if (kind === 'binary') {
-    mutations.push({ label: 'garbage bytes', body: { kind: 'binary', bytes: new Uint8Array([0, 0, 0xff, 0xfe]), type: 'application/octet-stream' } });
-    mutations.push({ label: 'PNG with a hostile type', body: { kind: 'binary', bytes: new Uint8Array(PNG), type: 'image/png\u0001; x=\u00ff' } });
+    mutations.push({
+      label: 'garbage bytes',
+      body: { kind: 'binary', bytes: new Uint8Array([0, 0, 0xff, 0xfe]), type: 'application/octet-stream' },
+    });
+    mutations.push({
+      label: 'PNG with a hostile type',
+      body: { kind: 'binary', bytes: new Uint8Array(PNG), type: 'image/png\u0001; x=\u00ff' },
+    });
   }
-  for (const [label, s] of [['NUL', '%00'], ['lone surrogate', '%ED%A0%80'], ['bad escape', '%E0%A4%A'], ['1 MB', 'q'.repeat(1 << 20)]]) {
-    mutations.push({ label: `query ${label}`, body: encode(valid), query: `q=${s}&limit=${s}&page=${s}&exp=${s}&sig=${s}` });
+  for (const [label, s] of [
+    ['NUL', '%00'],
+    ['lone surrogate', '%ED%A0%80'],
+    ['bad escape', '%E0%A4%A'],
+    ['1 MB', 'q'.repeat(1 << 20)],
+  ]) {
+    mutations.push({
+      label: `query ${label}`,
+      body: encode(valid),
+      query: `q=${s}&limit=${s}&page=${s}&exp=${s}&sig=${s}`,
+    });
   }
   for (const name of [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1])) {
-    for (const p of hostileParams) mutations.push({ label: `:${name} = ${p.slice(0, 20)}`, body: encode(valid), params: { [name]: p } });
+    for (const p of hostileParams)
+      mutations.push({ label: `:${name} = ${p.slice(0, 20)}`, body: encode(valid), params: { [name]: p } });
   }
 
   // Seeded shuffle, then the first few: every run of a seed sends the same cases.
@@ -256,7 +416,11 @@ function requestInit(method: string, body: Body, cookie: string): RequestInit {
     case 'raw':
       return { method, headers: { ...headers, 'Content-Type': body.type }, body: body.text };
     case 'form':
-      return { method, headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body.fields).toString() };
+      return {
+        method,
+        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body.fields).toString(),
+      };
     case 'multipart': {
       const data = new FormData();
       for (const [k, v, name] of body.parts) {
@@ -288,7 +452,11 @@ async function answerProblem(answer: Response | Promise<Response>): Promise<stri
   if (!result) return `no answer within ${ANSWER_WITHIN_MS / 1000} s`;
   const { res, text } = result;
   const trace = STACK_TRACE.exec(text);
-  if (res.status >= 500) return `${res.status} ${text.replace(/<head>.*<\/head>|<[^>]*>/gs, ' ').replace(/\s+/g, ' ').slice(0, 200)}`;
+  if (res.status >= 500)
+    return `${res.status} ${text
+      .replace(/<head>.*<\/head>|<[^>]*>/gs, ' ')
+      .replace(/\s+/g, ' ')
+      .slice(0, 200)}`;
   if (trace) return `${res.status} stack trace: …${text.slice(Math.max(0, trace.index - 80), trace.index + 120)}…`;
   return null;
 }
@@ -296,7 +464,8 @@ async function answerProblem(answer: Response | Promise<Response>): Promise<stri
 function writeRoutes(): Route[] {
   const seen = new Map<string, Route>();
   for (const r of t.app.routes) {
-    if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method)) seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
+    if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method))
+      seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
   }
   return [...seen.values()];
 }
@@ -322,12 +491,16 @@ describe('fuzz: hostile near-valid input never gives a 5xx or a stack trace', ()
   it('covers every write endpoint in the route table', () => {
     const routes = writeRoutes();
     expect(routes.length).toBeGreaterThan(60);
-    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['POST /api/documents', 'POST /settings/profile', 'PUT /api/servers/:id']));
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['POST /api/documents', 'POST /settings/profile', 'PUT /api/servers/:id']),
+    );
   });
 
   it('the traffic guard sends a connection to an outside address to loopback and records it', async () => {
     const socket = new net.Socket();
-    const refused = new Promise<string>((resolve) => socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? '')));
+    const refused = new Promise<string>((resolve) =>
+      socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? '')),
+    );
     socket.connect({ host: '192.0.2.1', port: 80 });
     expect(await refused).toBe('ECONNREFUSED');
     expect(guard.attempts.splice(0)).toEqual(['192.0.2.1']);
@@ -347,8 +520,26 @@ describe('fuzz: hostile near-valid input never gives a 5xx or a stack trace', ()
   it('pages and API reads with hostile query strings', { timeout: 120_000 }, async () => {
     const random = seededRandom(SEED + 1);
     const admin = await createSignedInUser(t.db, { role: 'admin' });
-    const gets = [...new Set(t.app.routes.filter((r) => r.method === 'GET' && !r.path.includes(':') && !r.path.includes('*')).map((r) => r.path))];
-    const values = ['%00', 'a%00b', '%ED%A0%80', '%C0%80', '%E0%A4%A', '%25', 'x'.repeat(100_000), '__proto__', '-1', '1e309', '%0D%0ASet-Cookie:%20x=1'];
+    const gets = [
+      ...new Set(
+        t.app.routes
+          .filter((r) => r.method === 'GET' && !r.path.includes(':') && !r.path.includes('*'))
+          .map((r) => r.path),
+      ),
+    ];
+    const values = [
+      '%00',
+      'a%00b',
+      '%ED%A0%80',
+      '%C0%80',
+      '%E0%A4%A',
+      '%25',
+      'x'.repeat(100_000),
+      '__proto__',
+      '-1',
+      '1e309',
+      '%0D%0ASet-Cookie:%20x=1',
+    ];
     const failures: string[] = [];
     for (const path of gets) {
       for (let i = 0; i < 3; i++) {

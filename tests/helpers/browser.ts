@@ -7,7 +7,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasBrowser = existsSync(CHROMIUM);
 
 if (!hasBrowser) {
-  if (process.env.E2E_REQUIRED === '1') throw new Error(`E2E_REQUIRED=1 but no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  if (process.env.E2E_REQUIRED === '1')
+    throw new Error(`E2E_REQUIRED=1 but no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
   console.warn(`[e2e] skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 }
 
@@ -41,7 +42,10 @@ export function freePort(): Promise<number> {
 }
 
 /** Serves a fetch handler on 127.0.0.1:port; returns a closer. */
-export function listen(fetch: (req: Request) => Response | Promise<Response>, port: number): Promise<{ server: ServerType; close(): Promise<void> }> {
+export function listen(
+  fetch: (req: Request) => Response | Promise<Response>,
+  port: number,
+): Promise<{ server: ServerType; close(): Promise<void> }> {
   return new Promise((resolve) => {
     const server = serve({ fetch, port, hostname: '127.0.0.1' }, () =>
       resolve({ server, close: () => new Promise<void>((r) => server.close(() => r())) }),

@@ -7,7 +7,10 @@ export interface RunningApp extends TestContext {
 }
 
 /** The real app on a fresh database, listening on loopback, APP_URL set to its own address. */
-export async function startApp(env: Record<string, string> = {}, extend?: (ctx: TestContext) => void): Promise<RunningApp> {
+export async function startApp(
+  env: Record<string, string> = {},
+  extend?: (ctx: TestContext) => void,
+): Promise<RunningApp> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const ctx = await createTestApp({ APP_URL: url, ...env });

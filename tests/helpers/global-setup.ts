@@ -30,7 +30,10 @@ function pruneDeadRuns(): void {
 export default function setup() {
   pruneDeadRuns();
   const dir = path.join(buildsDir, `run-${process.pid}`);
-  execFileSync('npx', ['tsx', 'src/client/build.ts', '--outdir', dir, '--extra', 'tests/fixtures/islands'], { cwd: root, stdio: 'inherit' });
+  execFileSync('npx', ['tsx', 'src/client/build.ts', '--outdir', dir, '--extra', 'tests/fixtures/islands'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   process.env.TEST_BUILD_DIR = dir;
   return () => rmSync(dir, { recursive: true, force: true });
 }

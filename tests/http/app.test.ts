@@ -74,7 +74,11 @@ describe('secure defaults', () => {
     const big = JSON.stringify({ x: 'a'.repeat(5 * 1024 * 1024 + 10) });
     const res = await t.app.request('/api/test/echo', {
       method: 'POST',
-      headers: { Origin: 'http://localhost:3000', 'Content-Type': 'application/json', 'Content-Length': String(big.length) },
+      headers: {
+        Origin: 'http://localhost:3000',
+        'Content-Type': 'application/json',
+        'Content-Length': String(big.length),
+      },
       body: big,
     });
     expect(res.status).toBe(413);

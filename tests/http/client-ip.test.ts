@@ -12,7 +12,9 @@ describe('client address (TRUSTED_PROXIES)', () => {
     expect(clientFromChain(['192.0.2.1', '127.0.0.1'], one)).toBe('192.0.2.1');
     // Whatever the client wrote into X-Forwarded-For before our proxy's entry is ignored.
     expect(clientFromChain(['6.6.6.6', '192.0.2.1', '127.0.0.1'], one)).toBe('192.0.2.1');
-    expect(clientFromChain(['6.6.6.6', '192.0.2.1', '198.51.100.2', '127.0.0.1'], parseTrustedProxies('2'))).toBe('192.0.2.1');
+    expect(clientFromChain(['6.6.6.6', '192.0.2.1', '198.51.100.2', '127.0.0.1'], parseTrustedProxies('2'))).toBe(
+      '192.0.2.1',
+    );
     expect(clientFromChain(['127.0.0.1'], one)).toBe('127.0.0.1');
   });
 

@@ -23,7 +23,9 @@ function app() {
     c.header('Cache-Control', 'no-transform');
     return c.html(page);
   });
-  a.get('/precompressed', (c) => c.body('already', 200, { 'Content-Type': 'application/json', 'Content-Encoding': 'br' }));
+  a.get('/precompressed', (c) =>
+    c.body('already', 200, { 'Content-Type': 'application/json', 'Content-Encoding': 'br' }),
+  );
   a.get('/image', (c) => c.body(new Uint8Array(4096), 200, { 'Content-Type': 'image/png' }));
   a.get('/events', () => {
     const encoder = new TextEncoder();
@@ -56,7 +58,10 @@ describe('compressResponses', () => {
   });
 
   it('sends the page as it is to a client that does not accept gzip (or refuses it with q=0)', async () => {
-    for (const headers of [{}, { 'Accept-Encoding': 'br' }, { 'Accept-Encoding': 'gzip;q=0, br' }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'Accept-Encoding': 'br' }, { 'Accept-Encoding': 'gzip;q=0, br' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await app().request('/page', { headers });
       expect(res.headers.get('content-encoding'), JSON.stringify(headers)).toBeNull();
       expect(res.headers.get('vary')).toBe('Accept-Encoding');
@@ -89,7 +94,11 @@ describe('compressResponses', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
     expect(res.headers.get('vary')).toBe('HX-Request, Accept-Encoding');
     expect(gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(page);
-    for (const [path, init] of [['/rendered', {}], ['/rendered-small', { headers: gzip }], ['/rendered', { method: 'HEAD', headers: gzip }]] as const) {
+    for (const [path, init] of [
+      ['/rendered', {}],
+      ['/rendered-small', { headers: gzip }],
+      ['/rendered', { method: 'HEAD', headers: gzip }],
+    ] as const) {
       const plain = await app().request(path, init);
       expect(plain.headers.get('content-encoding'), `${path} ${JSON.stringify(init)}`).toBeNull();
       expect(plain.headers.get('vary')).toContain('Accept-Encoding');

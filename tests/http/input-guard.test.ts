@@ -20,14 +20,22 @@ const createDocument = (body: unknown) => t.app.request('/api/documents', jsonRe
 const documentCount = async () => (await t.db.select({ id: documents.id }).from(documents)).length;
 
 const formPost = (path: string, body: string, type = 'application/x-www-form-urlencoded') =>
-  t.app.request(path, { method: 'POST', headers: { Origin: TEST_ORIGIN, Cookie: user.cookie, 'Content-Type': type, Accept: 'text/html' }, body });
+  t.app.request(path, {
+    method: 'POST',
+    headers: { Origin: TEST_ORIGIN, Cookie: user.cookie, 'Content-Type': type, Accept: 'text/html' },
+    body,
+  });
 
 describe('text PostgreSQL cannot store is refused at the edge (400, never 500)', () => {
   it.each([
     ['title', { title: 'a\u0000b' }, 'Field "title" contains the NUL character'],
     ['content', { content: '\u0000' }, 'Field "content" contains the NUL character'],
     ['a tag', { tags: ['ok', 'x\u0000'] }, 'Field "tags[1]" contains the NUL character'],
-    ['a nested value', { formModel: { steps: [{ note: '\u0000' }] } }, 'Field "formModel.steps[0].note" contains the NUL character'],
+    [
+      'a nested value',
+      { formModel: { steps: [{ note: '\u0000' }] } },
+      'Field "formModel.steps[0].note" contains the NUL character',
+    ],
     ['a key', { formModel: { 'a\u0000': 1 } }, 'A field name contains the NUL character'],
     ['a lone high surrogate', { title: 'x\ud800' }, 'Field "title" contains a lone surrogate'],
     ['a lone low surrogate', { excerpt: '\udc00y' }, 'Field "excerpt" contains a lone surrogate'],
@@ -59,10 +67,18 @@ describe('text PostgreSQL cannot store is refused at the edge (400, never 500)',
 
   it('a route still reads the exact body the client sent, after the guard has read it', async () => {
     const text = '{ "a" : "\u00e9\u{1F4A5}",\n  "b": [1, 2] }';
-    const res = await t.app.request('/api/test/text', { method: 'POST', headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/json' }, body: text });
+    const res = await t.app.request('/api/test/text', {
+      method: 'POST',
+      headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/json' },
+      body: text,
+    });
     expect(await res.text()).toBe(text);
     const bytes = new Uint8Array([0, 0xff, 0xfe, 0x80, 0x7b]);
-    const raw = await t.app.request('/api/test/bytes', { method: 'POST', headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/octet-stream' }, body: bytes });
+    const raw = await t.app.request('/api/test/bytes', {
+      method: 'POST',
+      headers: { Origin: TEST_ORIGIN, 'Content-Type': 'application/octet-stream' },
+      body: bytes,
+    });
     expect(await raw.json()).toEqual([...bytes]);
   });
 
@@ -97,19 +113,33 @@ describe('text PostgreSQL cannot store is refused at the edge (400, never 500)',
   it('multipart: a NUL in a text field is refused, a file with NUL bytes is not the guard’s business', async () => {
     const bad = new FormData();
     bad.set('firstName', 'a\u0000');
-    const refused = await t.app.request('/settings/profile', { method: 'POST', headers: { Origin: TEST_ORIGIN, Cookie: user.cookie }, body: bad });
+    const refused = await t.app.request('/settings/profile', {
+      method: 'POST',
+      headers: { Origin: TEST_ORIGIN, Cookie: user.cookie },
+      body: bad,
+    });
     expect(refused.status).toBe(400);
-    const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+    const PNG = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+      'hex',
+    );
     const upload = new FormData();
     upload.set('avatar', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'me.png');
-    const res = await t.app.request('/settings/avatar', { method: 'POST', headers: { Origin: TEST_ORIGIN, Cookie: user.cookie }, body: upload });
+    const res = await t.app.request('/settings/avatar', {
+      method: 'POST',
+      headers: { Origin: TEST_ORIGIN, Cookie: user.cookie },
+      body: upload,
+    });
     expect(res.status).toBe(303);
   });
 
-  it.each(['/documents?q=%00', '/api/documents?q=a%00b', '/search?q=%00', '/api/servers?q=%00'])('query string: %s → 400', async (url) => {
-    const res = await t.app.request(url, { headers: { Cookie: user.cookie } });
-    expect(res.status).toBe(400);
-  });
+  it.each(['/documents?q=%00', '/api/documents?q=a%00b', '/search?q=%00', '/api/servers?q=%00'])(
+    'query string: %s → 400',
+    async (url) => {
+      const res = await t.app.request(url, { headers: { Cookie: user.cookie } });
+      expect(res.status).toBe(400);
+    },
+  );
 
   it('path: an encoded NUL → 400', async () => {
     const res = await t.app.request('/api/documents/%00', { headers: { Cookie: user.cookie } });

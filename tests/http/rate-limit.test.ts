@@ -27,7 +27,10 @@ describe('rate limiter (PostgreSQL)', () => {
     const db = database.db;
     await forget(db, ['k:a', 'k:c']);
     for (let i = 0; i < 3; i++) await hit(db, 'k:c', rule);
-    const both = [{ key: 'k:a', ...rule }, { key: 'k:c', ...rule }];
+    const both = [
+      { key: 'k:a', ...rule },
+      { key: 'k:c', ...rule },
+    ];
     expect((await hitAll(db, both)).allowed).toBe(false);
     expect((await hit(db, 'k:a', { limit: 1, windowSeconds: 60 })).allowed).toBe(true);
   });
@@ -45,7 +48,9 @@ describe('rate limiter (PostgreSQL)', () => {
   });
 
   it('never lets more than `limit` through when hits arrive at once', async () => {
-    const verdicts = await Promise.all(Array.from({ length: 25 }, () => hit(database.db, 'k:burst', { limit: 5, windowSeconds: 60 })));
+    const verdicts = await Promise.all(
+      Array.from({ length: 25 }, () => hit(database.db, 'k:burst', { limit: 5, windowSeconds: 60 })),
+    );
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(5);
   });
 

@@ -16,7 +16,10 @@ afterAll(() => t.close());
 function rowText(html: string, job: string): string {
   const start = html.indexOf(`data-job="${job}"`);
   expect(start).toBeGreaterThan(-1);
-  return html.slice(start, html.indexOf('</tr>', start)).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  return html
+    .slice(start, html.indexOf('</tr>', start))
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 }
 
 describe('/admin/jobs', () => {
@@ -54,7 +57,9 @@ describe('/admin/jobs', () => {
     const res = await t.app.request('/admin/jobs/token-expiry/run', jsonRequest('POST', undefined, admin.cookie));
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/admin/jobs?ran=token-expiry&status=ok');
-    const html = await (await t.app.request(res.headers.get('location')!, { headers: { Cookie: admin.cookie } })).text();
+    const html = await (
+      await t.app.request(res.headers.get('location')!, { headers: { Cookie: admin.cookie } })
+    ).text();
     expect(html).toContain('Token and account expiry finished.');
     const row = rowText(html, 'token-expiry');
     expect(row).toContain('OK');
@@ -64,10 +69,15 @@ describe('/admin/jobs', () => {
 
     const fragment = await t.app.request('/admin/jobs/health-report/run', {
       ...jsonRequest('POST', undefined, admin.cookie),
-      headers: { ...(jsonRequest('POST', undefined, admin.cookie).headers as Record<string, string>), 'HX-Request': 'true' },
+      headers: {
+        ...(jsonRequest('POST', undefined, admin.cookie).headers as Record<string, string>),
+        'HX-Request': 'true',
+      },
     });
     expect(fragment.status).toBe(200);
-    expect(JSON.parse(fragment.headers.get('HX-Trigger')!)).toMatchObject({ showToast: { title: 'Health report e-mail finished.', variant: 'success' } });
+    expect(JSON.parse(fragment.headers.get('HX-Trigger')!)).toMatchObject({
+      showToast: { title: 'Health report e-mail finished.', variant: 'success' },
+    });
     const body = await fragment.text();
     expect(body.startsWith('<div class="table-wrap" id="jobs-table">')).toBe(true);
     expect(rowText(body, 'health-report')).toContain('Queued the health report (0 servers) for 1 recipients.');

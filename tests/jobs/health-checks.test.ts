@@ -49,9 +49,14 @@ describe('health-checks job', () => {
 
     const outcome = await testScheduler(database).runNow('health-checks');
     expect(outcome.status).toBe('ok');
-    expect(outcome.message).toMatch(/^Checked 4 servers in \d+ ms: 1 online, 1 warning, 2 offline\. 2 went offline or came back: e-mailed 0 users\.$/);
+    expect(outcome.message).toMatch(
+      /^Checked 4 servers in \d+ ms: 1 online, 1 warning, 2 offline\. 2 went offline or came back: e-mailed 0 users\.$/,
+    );
 
-    const rows = await db.select({ name: servers.name, status: servers.status, last: servers.lastHealthCheck }).from(servers).orderBy(asc(servers.name));
+    const rows = await db
+      .select({ name: servers.name, status: servers.status, last: servers.lastHealthCheck })
+      .from(servers)
+      .orderBy(asc(servers.name));
     expect(rows.map((r) => [r.name, r.status])).toEqual([
       ['app-down', 'offline'],
       ['app-down-already', 'offline'],
@@ -62,7 +67,12 @@ describe('health-checks job', () => {
     expect(rows.find((r) => r.name === 'in-maintenance')!.last).toBeNull();
 
     const history = await db
-      .select({ name: servers.name, status: healthChecks.status, previous: healthChecks.previousStatus, latency: healthChecks.latencyMs })
+      .select({
+        name: servers.name,
+        status: healthChecks.status,
+        previous: healthChecks.previousStatus,
+        latency: healthChecks.latencyMs,
+      })
       .from(healthChecks)
       .innerJoin(servers, eq(servers.id, healthChecks.serverId))
       .orderBy(asc(servers.name));
@@ -74,7 +84,14 @@ describe('health-checks job', () => {
     ]);
     expect(history.find((h) => h.name === 'web-up')!.latency).not.toBeNull();
 
-    const audit = await db.select({ details: auditLog.details }).from(auditLog).where(eq(auditLog.action, 'server.status'));
-    expect(audit.map((a) => (a.details as { from: string; to: string }).to).sort()).toEqual(['offline', 'online', 'warning']);
+    const audit = await db
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'server.status'));
+    expect(audit.map((a) => (a.details as { from: string; to: string }).to).sort()).toEqual([
+      'offline',
+      'online',
+      'warning',
+    ]);
   });
 });

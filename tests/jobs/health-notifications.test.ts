@@ -90,8 +90,20 @@ describe('health-check round → e-mail notifications', () => {
     const [down, back] = await db
       .insert(servers)
       .values([
-        { name: 'web-down', ipAddress: '127.0.0.6', monitorPort: closed.port, status: 'online', environment: 'production' },
-        { name: 'db-back', ipAddress: '127.0.0.5', monitorPort: listener.port, status: 'offline', environment: 'staging' },
+        {
+          name: 'web-down',
+          ipAddress: '127.0.0.6',
+          monitorPort: closed.port,
+          status: 'online',
+          environment: 'production',
+        },
+        {
+          name: 'db-back',
+          ipAddress: '127.0.0.5',
+          monitorPort: listener.port,
+          status: 'offline',
+          environment: 'staging',
+        },
         { name: 'still-down', ipAddress: '127.0.0.6', monitorPort: closed.port, status: 'offline' },
         { name: 'still-up', ipAddress: '127.0.0.5', monitorPort: listener.port, status: 'online' },
       ])
@@ -154,7 +166,12 @@ describe('changes of a round cut short (shutdown, deploy, crash) are announced',
     const db = database.db;
     const [s] = await db
       .insert(servers)
-      .values({ name: 'killed-round-down', ipAddress: '127.0.0.7', monitorPort: await closedPort('127.0.0.7'), status: 'online' })
+      .values({
+        name: 'killed-round-down',
+        ipAddress: '127.0.0.7',
+        monitorPort: await closedPort('127.0.0.7'),
+        status: 'online',
+      })
       .returning();
     // What a round does for this server before the process dies (kill -9, or SIGTERM past the shutdown grace).
     expect((await probeServer(db, s.id)).server.status).toBe('offline');
@@ -176,13 +193,30 @@ describe('changes of a round cut short (shutdown, deploy, crash) are announced',
       expect((await probeTcp('127.0.0.21', silent.port, 300)).error).toMatch(/^Timed out/);
       await db.delete(servers);
       // Never checked → checked first, by name: a-down, then 20 silent hosts fill the 20 probes; 4 wait.
-      await db.insert(servers).values([
-        { name: 'a-down', ipAddress: '127.0.0.7', monitorPort: await closedPort('127.0.0.7'), status: 'online', environment: 'production' },
-        ...Array.from({ length: 24 }, (_, i) => ({ name: `silent-${String(i).padStart(2, '0')}`, ipAddress: '127.0.0.21', monitorPort: silent.port, status: 'offline' as const })),
-      ]);
+      await db
+        .insert(servers)
+        .values([
+          {
+            name: 'a-down',
+            ipAddress: '127.0.0.7',
+            monitorPort: await closedPort('127.0.0.7'),
+            status: 'online',
+            environment: 'production',
+          },
+          ...Array.from({ length: 24 }, (_, i) => ({
+            name: `silent-${String(i).padStart(2, '0')}`,
+            ipAddress: '127.0.0.21',
+            monitorPort: silent.port,
+            status: 'offline' as const,
+          })),
+        ]);
       const scheduler = testScheduler(database);
       const run = scheduler.runNow('health-checks');
-      await waitFor(async () => (await db.select().from(servers).where(eq(servers.name, 'a-down')))[0].status === 'offline', 5000, 'a-down stored offline');
+      await waitFor(
+        async () => (await db.select().from(servers).where(eq(servers.name, 'a-down')))[0].status === 'offline',
+        5000,
+        'a-down stored offline',
+      );
 
       // SIGTERM: the scheduler aborts the job's signal and waits; the round ends when its probes under way time out (3 s).
       expect(await scheduler.stop(5_000)).toEqual({ abandoned: [] });
@@ -203,7 +237,14 @@ describe('changes of a round cut short (shutdown, deploy, crash) are announced',
     const port = await closedPort('127.0.0.7');
     const rows = await db
       .insert(servers)
-      .values(Array.from({ length: 6 }, (_, i) => ({ name: `twice-${i}`, ipAddress: '127.0.0.7', monitorPort: port, status: 'online' as const })))
+      .values(
+        Array.from({ length: 6 }, (_, i) => ({
+          name: `twice-${i}`,
+          ipAddress: '127.0.0.7',
+          monitorPort: port,
+          status: 'online' as const,
+        })),
+      )
       .returning();
     for (const r of rows) await probeServer(db, r.id);
     const other = usingPostgres() ? secondWorkerDatabase(database) : database;

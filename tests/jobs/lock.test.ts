@@ -28,14 +28,22 @@ function deferred() {
 }
 
 async function runs(d: Database, job: string) {
-  return queryRows<{ result: string; n: number }>(d.db, sql`select result, count(*)::int as n from job_runs where job = ${job} group by result`);
+  return queryRows<{ result: string; n: number }>(
+    d.db,
+    sql`select result, count(*)::int as n from job_runs where job = ${job} group by result`,
+  );
 }
 
 describe('job lock in one process (PGlite and PostgreSQL)', () => {
   it('a second run of a job that is still running is skipped, and recorded runs are ok', async () => {
     const d = await fresh();
     const gate = deferred();
-    const job = defineJob({ name: 'test-slow', title: 'Slow', schedule: () => 'off', run: async () => (await gate.promise, 'done') });
+    const job = defineJob({
+      name: 'test-slow',
+      title: 'Slow',
+      schedule: () => 'off',
+      run: async () => (await gate.promise, 'done'),
+    });
     const scheduler = testScheduler(d, { jobs: [job] });
     const first = scheduler.runNow('test-slow');
     await sleep(100);
@@ -48,9 +56,23 @@ describe('job lock in one process (PGlite and PostgreSQL)', () => {
 
   it('records a failing job as an error with its message and duration', async () => {
     const d = await fresh();
-    const job = defineJob({ name: 'test-fail', title: 'Fail', schedule: () => 'off', run: async () => { await sleep(20); throw new Error('SMTP said no'); } });
-    expect(await testScheduler(d, { jobs: [job] }).runNow('test-fail')).toMatchObject({ status: 'error', message: 'SMTP said no' });
-    const [row] = await queryRows<{ result: string; message: string; duration_ms: number; finished_at: Date | null }>(d.db, sql`select * from job_runs where job = 'test-fail'`);
+    const job = defineJob({
+      name: 'test-fail',
+      title: 'Fail',
+      schedule: () => 'off',
+      run: async () => {
+        await sleep(20);
+        throw new Error('SMTP said no');
+      },
+    });
+    expect(await testScheduler(d, { jobs: [job] }).runNow('test-fail')).toMatchObject({
+      status: 'error',
+      message: 'SMTP said no',
+    });
+    const [row] = await queryRows<{ result: string; message: string; duration_ms: number; finished_at: Date | null }>(
+      d.db,
+      sql`select * from job_runs where job = 'test-fail'`,
+    );
     expect(row).toMatchObject({ result: 'error', message: 'SMTP said no' });
     expect(row.duration_ms).toBeGreaterThanOrEqual(15);
     expect(row.finished_at).not.toBeNull();
@@ -58,7 +80,8 @@ describe('job lock in one process (PGlite and PostgreSQL)', () => {
 });
 
 describe.skipIf(!usingPostgres())('two workers against one PostgreSQL', () => {
-  if (!usingPostgres()) console.info('[jobs] two-worker tests skipped: they need a real PostgreSQL (set TEST_DATABASE_URL)');
+  if (!usingPostgres())
+    console.info('[jobs] two-worker tests skipped: they need a real PostgreSQL (set TEST_DATABASE_URL)');
 
   it('two scheduler instances with separate connections run each scheduled slot once', async () => {
     const a = await fresh();
@@ -91,7 +114,11 @@ describe.skipIf(!usingPostgres())('two workers against one PostgreSQL', () => {
 
   it('a job held by one worker is skipped by the other; a crashed worker’s lock dies with its connection', async () => {
     const a = await fresh();
-    const holder = spawn(process.execPath, ['--import', 'tsx', 'tests/jobs/fixtures/hold-lock.ts', 'mail-delivery'], { cwd: root, env: { ...process.env, DATABASE_URL: urlOf(a) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const holder = spawn(process.execPath, ['--import', 'tsx', 'tests/jobs/fixtures/hold-lock.ts', 'mail-delivery'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: urlOf(a) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise((r) => holder.once('exit', r));
     try {
       await new Promise<void>((resolve, reject) => {
@@ -100,10 +127,17 @@ describe.skipIf(!usingPostgres())('two workers against one PostgreSQL', () => {
       });
       expect(await withJobLock(a, 'mail-delivery', async () => 'ran')).toEqual({ acquired: false });
       expect(await testScheduler(a).runNow('mail-delivery')).toMatchObject({ status: 'skipped' });
-      expect(await withJobLock(a, 'token-expiry', async () => 'other job')).toEqual({ acquired: true, value: 'other job' });
+      expect(await withJobLock(a, 'token-expiry', async () => 'other job')).toEqual({
+        acquired: true,
+        value: 'other job',
+      });
       holder.kill('SIGKILL'); // one node process (no tsx wrapper): the worker crashes: no unlock, its connection just goes away
       await exited;
-      await waitFor(async () => (await withJobLock(a, 'mail-delivery', async () => 'ran')).acquired, 10_000, 'the lock to be released');
+      await waitFor(
+        async () => (await withJobLock(a, 'mail-delivery', async () => 'ran')).acquired,
+        10_000,
+        'the lock to be released',
+      );
     } finally {
       holder.kill('SIGKILL');
     }

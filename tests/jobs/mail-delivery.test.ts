@@ -28,7 +28,8 @@ async function startReceiver(failFirst: number): Promise<Receiver> {
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onRcptTo(address, _session, cb) {
-      if (address.address.endsWith('@reject.test')) return cb(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
+      if (address.address.endsWith('@reject.test'))
+        return cb(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
       cb();
     },
     onData(stream, _session, cb) {
@@ -46,7 +47,12 @@ async function startReceiver(failFirst: number): Promise<Receiver> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, attempts, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    attempts,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 async function outbox(db: Database['db']) {
@@ -57,9 +63,16 @@ async function outbox(db: Database['db']) {
 }
 
 /** Moves every waiting message's retry time to now (as if the backoff had elapsed). */
-const advanceClock = (db: Database['db']) => db.execute(sql`update mail_outbox set next_attempt_at = now() where status = 'pending'`);
+const advanceClock = (db: Database['db']) =>
+  db.execute(sql`update mail_outbox set next_attempt_at = now() where status = 'pending'`);
 
-const mail = (to: string) => ({ dedupeKey: `test:${to}`, to, subject: `Hello ${to}`, text: 'Plain body', html: '<p>HTML body</p>' });
+const mail = (to: string) => ({
+  dedupeKey: `test:${to}`,
+  to,
+  subject: `Hello ${to}`,
+  text: 'Plain body',
+  html: '<p>HTML body</p>',
+});
 
 describe('mail-delivery job against a real SMTP receiver', () => {
   let receiver: Receiver;
@@ -78,9 +91,16 @@ describe('mail-delivery job against a real SMTP receiver', () => {
     for (const to of ['a@example.com', 'b@example.com', 'c@example.com']) await enqueueMail(db, mail(to));
     const scheduler = testScheduler(database, { config: jobsConfig({ SMTP_URL: receiver.url }) });
 
-    expect(await scheduler.runNow('mail-delivery')).toMatchObject({ status: 'ok', message: 'Sent 0, will retry 3, failed 0.' });
+    expect(await scheduler.runNow('mail-delivery')).toMatchObject({
+      status: 'ok',
+      message: 'Sent 0, will retry 3, failed 0.',
+    });
     const afterFirst = await outbox(db);
-    expect(afterFirst.map((m) => [m.status, m.attempts])).toEqual([['pending', 1], ['pending', 1], ['pending', 1]]);
+    expect(afterFirst.map((m) => [m.status, m.attempts])).toEqual([
+      ['pending', 1],
+      ['pending', 1],
+      ['pending', 1],
+    ]);
     expect(Math.min(...afterFirst.map((m) => m.due_in_s))).toBeGreaterThanOrEqual(20); // backoff, not an immediate retry
 
     // Nothing is due yet: a run now sends nothing.
@@ -90,14 +110,20 @@ describe('mail-delivery job against a real SMTP receiver', () => {
     expect(await scheduler.runNow('mail-delivery')).toMatchObject({ message: 'Sent 0, will retry 3, failed 0.' });
     const afterSecond = await outbox(db);
     expect(afterSecond.map((m) => m.attempts)).toEqual([2, 2, 2]);
-    expect(Math.min(...afterSecond.map((m) => m.due_in_s))).toBeGreaterThan(Math.max(...afterFirst.map((m) => m.due_in_s))); // exponential
+    expect(Math.min(...afterSecond.map((m) => m.due_in_s))).toBeGreaterThan(
+      Math.max(...afterFirst.map((m) => m.due_in_s)),
+    ); // exponential
 
     await advanceClock(db);
     expect(await scheduler.runNow('mail-delivery')).toMatchObject({ message: 'Sent 3, will retry 0, failed 0.' });
     await advanceClock(db);
     expect(await scheduler.runNow('mail-delivery')).toMatchObject({ message: 'Sent 0, will retry 0, failed 0.' });
 
-    expect((await outbox(db)).map((m) => [m.status, m.attempts])).toEqual([['sent', 3], ['sent', 3], ['sent', 3]]);
+    expect((await outbox(db)).map((m) => [m.status, m.attempts])).toEqual([
+      ['sent', 3],
+      ['sent', 3],
+      ['sent', 3],
+    ]);
     expect(receiver.received).toHaveLength(3);
     expect(new Set(receiver.received).size).toBe(3);
     expect([...receiver.attempts.values()]).toEqual([3, 3, 3]);
@@ -122,9 +148,13 @@ describe('failed e-mail on /admin/jobs', () => {
     const run = await t.app.request('/admin/jobs/mail-delivery/run', jsonRequest('POST', undefined, admin.cookie));
     expect(run.status).toBe(303);
     expect(run.headers.get('location')).toBe('/admin/jobs?ran=mail-delivery&status=ok');
-    expect((await outbox(t.db)).map((m) => [m.to, m.status, m.attempts])).toEqual([['nobody@reject.test', 'failed', 10]]);
+    expect((await outbox(t.db)).map((m) => [m.to, m.status, m.attempts])).toEqual([
+      ['nobody@reject.test', 'failed', 10],
+    ]);
 
-    const page = await (await t.app.request(run.headers.get('location')!, { headers: { Cookie: admin.cookie } })).text();
+    const page = await (
+      await t.app.request(run.headers.get('location')!, { headers: { Cookie: admin.cookie } })
+    ).text();
     expect(page).toContain('E-mail delivery finished.');
     expect(page).toContain('Sent 0, will retry 0, failed 1.');
     const failedSection = page.slice(page.indexOf('Failed e-mail'));
@@ -146,7 +176,7 @@ describe('a recipient the server refuses for good', () => {
     await receiver.close();
   });
 
-  it('is failed after one attempt with the server\'s reply and listed for admins, while a busy server (451) is retried', async () => {
+  it("is failed after one attempt with the server's reply and listed for admins, while a busy server (451) is retried", async () => {
     await enqueueMail(t.db, mail('nobody@reject.test'));
     await enqueueMail(t.db, mail('busy@example.com'));
     const admin = await createSignedInUser(t.db, { role: 'admin' });
@@ -161,7 +191,9 @@ describe('a recipient the server refuses for good', () => {
     const [refused] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'nobody@reject.test'));
     expect(refused.lastError).toContain('550 No such mailbox');
 
-    const page = await (await t.app.request(run.headers.get('location')!, { headers: { Cookie: admin.cookie } })).text();
+    const page = await (
+      await t.app.request(run.headers.get('location')!, { headers: { Cookie: admin.cookie } })
+    ).text();
     expect(page).toContain('Sent 0, will retry 1, failed 1.');
     const failedSection = page.slice(page.indexOf('Failed e-mail'));
     expect(failedSection).toContain('Messages the mail server refused, or that failed 10 delivery attempts.');
@@ -172,7 +204,8 @@ describe('a recipient the server refuses for good', () => {
 });
 
 describe.skipIf(!usingPostgres())('two workers delivering the same outbox', () => {
-  if (!usingPostgres()) console.info('[jobs] two-worker mail test skipped: it needs a real PostgreSQL (set TEST_DATABASE_URL)');
+  if (!usingPostgres())
+    console.info('[jobs] two-worker mail test skipped: it needs a real PostgreSQL (set TEST_DATABASE_URL)');
 
   it('send every message exactly once', async () => {
     const receiver = await startReceiver(0);

@@ -13,12 +13,20 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 const results = (job: string) =>
-  queryRows<{ result: string; message: string }>(database.db, sql`select result, message from job_runs where job = ${job} order by started_at`);
+  queryRows<{ result: string; message: string }>(
+    database.db,
+    sql`select result, message from job_runs where job = ${job} order by started_at`,
+  );
 
 describe('scheduler', () => {
   it('runs a job on its cron schedule and not when the schedule is off', async () => {
     let ticks = 0;
-    const every = defineJob({ name: 'test-tick', title: 'Tick', schedule: () => '* * * * * *', run: async () => `tick ${++ticks}` });
+    const every = defineJob({
+      name: 'test-tick',
+      title: 'Tick',
+      schedule: () => '* * * * * *',
+      run: async () => `tick ${++ticks}`,
+    });
     const never = defineJob({ name: 'test-never', title: 'Never', schedule: () => 'off', run: async () => 'ran' });
     const scheduler = testScheduler(database, { jobs: [every, never] });
     expect(scheduler.start()).toEqual(['test-tick']);
@@ -61,7 +69,12 @@ describe('scheduler', () => {
         return 'stopped early';
       },
     });
-    const stubbornJob = defineJob({ name: 'test-stubborn', title: 'Stubborn', schedule: () => 'off', run: async () => (await sleep(3_000), 'finally') });
+    const stubbornJob = defineJob({
+      name: 'test-stubborn',
+      title: 'Stubborn',
+      schedule: () => 'off',
+      run: async () => (await sleep(3_000), 'finally'),
+    });
     const a = testScheduler(database, { jobs: [politeJob] });
     const running = a.runNow('test-polite');
     await waitFor(() => polite === 'running');
@@ -73,7 +86,9 @@ describe('scheduler', () => {
     const stubborn = b.runNow('test-stubborn');
     await sleep(200);
     expect(await b.stop(300)).toEqual({ abandoned: ['test-stubborn'] });
-    expect(await results('test-stubborn')).toEqual([{ result: 'error', message: 'Abandoned at shutdown: the run did not finish in time.' }]);
+    expect(await results('test-stubborn')).toEqual([
+      { result: 'error', message: 'Abandoned at shutdown: the run did not finish in time.' },
+    ]);
     await stubborn;
   });
 });

@@ -41,14 +41,18 @@ describe('npm run worker', () => {
   it('refuses to start on the embedded database with one clear line and exit code 1', async () => {
     const worker = startWorker({ DATABASE_URL: '' });
     expect(await worker.exited).toBe(1);
-    const lines = worker.stderr().split('\n').filter((l) => l.trim() && !l.includes('npm warn'));
+    const lines = worker
+      .stderr()
+      .split('\n')
+      .filter((l) => l.trim() && !l.includes('npm warn'));
     expect(lines).toEqual([
       'npm run worker needs DATABASE_URL: with the embedded database (PGlite) the jobs run inside the web process (JOBS=inline).',
     ]);
   }, 30_000);
 
   describe.skipIf(!usingPostgres())('against PostgreSQL', () => {
-    if (!usingPostgres()) console.info('[jobs] worker SIGTERM test skipped: the worker needs a real PostgreSQL (set TEST_DATABASE_URL)');
+    if (!usingPostgres())
+      console.info('[jobs] worker SIGTERM test skipped: the worker needs a real PostgreSQL (set TEST_DATABASE_URL)');
 
     it('on SIGTERM lets the running job finish, releases its lock and exits 0', async () => {
       const database = await createTestDatabase();
@@ -68,8 +72,18 @@ describe('npm run worker', () => {
       await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
       const port = (smtp.server.address() as AddressInfo).port;
       try {
-        await enqueueMail(database.db, { dedupeKey: 'worker-test', to: 'ops@example.com', subject: 'Slow one', text: 'x', html: '<p>x</p>' });
-        const worker = startWorker({ DATABASE_URL: urlOf(database), MAIL_CRON: '* * * * * *', SMTP_URL: `smtp://127.0.0.1:${port}` });
+        await enqueueMail(database.db, {
+          dedupeKey: 'worker-test',
+          to: 'ops@example.com',
+          subject: 'Slow one',
+          text: 'x',
+          html: '<p>x</p>',
+        });
+        const worker = startWorker({
+          DATABASE_URL: urlOf(database),
+          MAIL_CRON: '* * * * * *',
+          SMTP_URL: `smtp://127.0.0.1:${port}`,
+        });
         try {
           await waitFor(() => inFlight, 20_000, 'the worker to start sending');
           const started = Date.now();
@@ -81,12 +95,21 @@ describe('npm run worker', () => {
         }
         expect(worker.stdout()).toContain('worker stopped');
         expect(received).toHaveLength(1);
-        const [mail] = await queryRows<{ status: string; attempts: number }>(database.db, sql`select status, attempts from mail_outbox`);
+        const [mail] = await queryRows<{ status: string; attempts: number }>(
+          database.db,
+          sql`select status, attempts from mail_outbox`,
+        );
         expect(mail).toEqual({ status: 'sent', attempts: 1 });
-        const runs = await queryRows<{ result: string }>(database.db, sql`select result from job_runs where job = 'mail-delivery'`);
+        const runs = await queryRows<{ result: string }>(
+          database.db,
+          sql`select result from job_runs where job = 'mail-delivery'`,
+        );
         expect(runs.length).toBeGreaterThan(0);
         expect(runs.filter((r) => r.result === 'running')).toEqual([]);
-        const locks = await queryRows(database.db, sql`select 1 from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())`);
+        const locks = await queryRows(
+          database.db,
+          sql`select 1 from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())`,
+        );
         expect(locks).toEqual([]);
       } finally {
         await new Promise<void>((r) => smtp.close(() => r()));

@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (method: string, path: string, body?: unknown, cookie = user.cookie) => t.app.request(path, jsonRequest(method, body, cookie));
+const call = (method: string, path: string, body?: unknown, cookie = user.cookie) =>
+  t.app.request(path, jsonRequest(method, body, cookie));
 const base = { title: 'Patch Windows servers', content: '# Steps\n\n1. Drain\n2. Patch' };
 
 describe.each([
@@ -23,16 +24,39 @@ describe.each([
   ['/api/knowledge-base', 'knowledge'],
 ] as const)('%s', (path, space) => {
   it('creates an item at version 1 with a "Created" version, and lists it', async () => {
-    const res = await call('POST', path, { ...base, excerpt: 'How we patch', category: 'Patching', tags: ['windows', 'patch'], isTemplate: true, templateType: 'maintenance', formModel: { purpose: 'x' } });
+    const res = await call('POST', path, {
+      ...base,
+      excerpt: 'How we patch',
+      category: 'Patching',
+      tags: ['windows', 'patch'],
+      isTemplate: true,
+      templateType: 'maintenance',
+      formModel: { purpose: 'x' },
+    });
     expect(res.status).toBe(201);
     const item = await res.json();
-    expect(item).toMatchObject({ title: base.title, version: 1, category: 'Patching', tags: ['windows', 'patch'], isTemplate: true, templateType: 'maintenance', formModel: { purpose: 'x' }, isPublished: false });
+    expect(item).toMatchObject({
+      title: base.title,
+      version: 1,
+      category: 'Patching',
+      tags: ['windows', 'patch'],
+      isTemplate: true,
+      templateType: 'maintenance',
+      formModel: { purpose: 'x' },
+      isPublished: false,
+    });
     expect(item.author).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
     const [row] = await t.db.select().from(documents).where(eq(documents.id, item.id));
     expect(row.space).toBe(space);
     const versions = await (await call('GET', `${path}/${item.id}/versions`)).json();
     expect(versions).toHaveLength(1);
-    expect(versions[0]).toMatchObject({ version: 1, changeLog: 'Created', title: base.title, content: base.content, authorName: 'Ada Lovelace' });
+    expect(versions[0]).toMatchObject({
+      version: 1,
+      changeLog: 'Created',
+      title: base.title,
+      content: base.content,
+      authorName: 'Ada Lovelace',
+    });
     const list = await (await call('GET', path)).json();
     expect(list.map((i: { id: string }) => i.id)).toContain(item.id);
     expect((await call('GET', `${path}/${item.id}`)).status).toBe(200);
@@ -61,13 +85,25 @@ describe.each([
 
   it('restores a version as a NEW version and keeps every version', async () => {
     const item = await (await call('POST', path, { ...base, tags: ['one'], category: 'A' })).json();
-    await call('PUT', `${path}/${item.id}`, { ...base, title: 'Changed', content: 'new', tags: ['two'], category: 'B' });
+    await call('PUT', `${path}/${item.id}`, {
+      ...base,
+      title: 'Changed',
+      content: 'new',
+      tags: ['two'],
+      category: 'B',
+    });
     const versions = await (await call('GET', `${path}/${item.id}/versions`)).json();
     const v1 = versions.find((v: { version: number }) => v.version === 1);
     const res = await call('POST', `${path}/${item.id}/restore/${v1.id}`);
     expect(res.status).toBe(200);
     const restored = await res.json();
-    expect(restored).toMatchObject({ title: base.title, content: base.content, tags: ['one'], category: 'A', version: 3 });
+    expect(restored).toMatchObject({
+      title: base.title,
+      content: base.content,
+      tags: ['one'],
+      category: 'A',
+      version: 3,
+    });
     const after = await (await call('GET', `${path}/${item.id}/versions`)).json();
     expect(after.map((v: { version: number; changeLog: string }) => [v.version, v.changeLog])).toEqual([
       [3, 'Restored from version 1'],
@@ -78,7 +114,13 @@ describe.each([
     const stale = await call('POST', `${path}/${item.id}/restore/${v1.id}`, { version: 2 });
     expect(stale.status).toBe(409);
     expect((await stale.json()).message).toMatch(/changed by someone else/);
-    expect(await (await call('GET', `${path}/${item.id}`)).json()).toMatchObject({ title: base.title, content: base.content, tags: ['one'], category: 'A', version: 3 });
+    expect(await (await call('GET', `${path}/${item.id}`)).json()).toMatchObject({
+      title: base.title,
+      content: base.content,
+      tags: ['one'],
+      category: 'A',
+      version: 3,
+    });
     expect(await (await call('GET', `${path}/${item.id}/versions`)).json()).toHaveLength(3);
     expect((await call('POST', `${path}/${item.id}/restore/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
   });
@@ -106,9 +148,19 @@ describe.each([
   });
 
   it('filters the list by search text (title, content, tags) and category', async () => {
-    const a = await (await call('POST', path, { title: 'Exchange mailbox move', content: 'x', category: 'Exchange Online', tags: ['mailbox'] })).json();
-    const b = await (await call('POST', path, { title: 'Other', content: 'contains the word zebrafish 100%', category: 'DNS' })).json();
-    const ids = async (qs: string) => ((await (await call('GET', `${path}?${qs}`)).json()) as { id: string }[]).map((i) => i.id);
+    const a = await (
+      await call('POST', path, {
+        title: 'Exchange mailbox move',
+        content: 'x',
+        category: 'Exchange Online',
+        tags: ['mailbox'],
+      })
+    ).json();
+    const b = await (
+      await call('POST', path, { title: 'Other', content: 'contains the word zebrafish 100%', category: 'DNS' })
+    ).json();
+    const ids = async (qs: string) =>
+      ((await (await call('GET', `${path}?${qs}`)).json()) as { id: string }[]).map((i) => i.id);
     expect(await ids('q=exchange')).toContain(a.id);
     expect(await ids('q=ZEBRAFISH')).toEqual([b.id]);
     expect(await ids('q=100%25')).toEqual([b.id]);
@@ -154,14 +206,40 @@ describe('validation (spec §3/§5) → 400 with a message', () => {
       const res = await call('PUT', `${path}/${item.id}`, { ...body, version: 1 });
       expect(res.status).toBe(400);
       expect((await res.json()).message).toMatch(message);
-      expect(await (await call('GET', `${path}/${item.id}`)).json()).toMatchObject({ title: base.title, content: base.content, version: 1, tags: [], category: null });
-      expect(await t.db.select().from(documentVersions).where(eq(documentVersions.documentId, item.id))).toHaveLength(1);
+      expect(await (await call('GET', `${path}/${item.id}`)).json()).toMatchObject({
+        title: base.title,
+        content: base.content,
+        version: 1,
+        tags: [],
+        category: null,
+      });
+      expect(await t.db.select().from(documentVersions).where(eq(documentVersions.documentId, item.id))).toHaveLength(
+        1,
+      );
     }
   });
 
   it('accepts the boundaries and every templateType of the spec', async () => {
-    for (const templateType of ['server_setup', 'network_config', 'security_audit', 'maintenance', 'troubleshooting', 'work_instruction', 'how_to_guide', 'general', 'build_document', null]) {
-      const res = await call('POST', '/api/knowledge-base', { ...base, title: 'x'.repeat(255), technology: 't'.repeat(50), domain: 'd'.repeat(20), category: 'c'.repeat(100), templateType });
+    for (const templateType of [
+      'server_setup',
+      'network_config',
+      'security_audit',
+      'maintenance',
+      'troubleshooting',
+      'work_instruction',
+      'how_to_guide',
+      'general',
+      'build_document',
+      null,
+    ]) {
+      const res = await call('POST', '/api/knowledge-base', {
+        ...base,
+        title: 'x'.repeat(255),
+        technology: 't'.repeat(50),
+        domain: 'd'.repeat(20),
+        category: 'c'.repeat(100),
+        templateType,
+      });
       expect(res.status).toBe(201);
     }
   });

@@ -34,7 +34,9 @@ describe('/knowledge-base?autocreate=true (spec §2: opens the Auto Create panel
   });
 
   it('cleans only its own parameter: the filters stay in the address', async () => {
-    expect(await html('/knowledge-base?view=list&q=vpn&autocreate=true')).toContain('data-replace-url="/knowledge-base?q=vpn&amp;view=list"');
+    expect(await html('/knowledge-base?view=list&q=vpn&autocreate=true')).toContain(
+      'data-replace-url="/knowledge-base?q=vpn&amp;view=list"',
+    );
   });
 
   it('without the parameter the panel is collapsed: Get Started shown, nothing of the island rendered, no address cleaning', async () => {

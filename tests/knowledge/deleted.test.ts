@@ -18,7 +18,11 @@ afterAll(() => t.close());
 
 const get = (path: string, who: TestUser) => t.app.request(path, { headers: { Cookie: who.cookie } });
 const post = (path: string, who: TestUser) =>
-  t.app.request(path, { method: 'POST', headers: { Cookie: who.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' });
+  t.app.request(path, {
+    method: 'POST',
+    headers: { Cookie: who.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: '',
+  });
 
 describe('Deleted items (admins)', () => {
   it('is for admins only: others get 403, signed-out visitors sign in first', async () => {
@@ -45,7 +49,12 @@ describe('Deleted items (admins)', () => {
   });
 
   it('lists deleted items newest first with who deleted them, and restores one as a new version', async () => {
-    const first = await createItem(t.db, 'knowledge', { title: 'Old DNS runbook', content: 'v1', category: 'DNS' }, user.id);
+    const first = await createItem(
+      t.db,
+      'knowledge',
+      { title: 'Old DNS runbook', content: 'v1', category: 'DNS' },
+      user.id,
+    );
     const second = await createItem(t.db, 'knowledge', { title: 'Citrix notes', content: 'v1' }, user.id);
     await deleteItem(t.db, 'knowledge', first.id, admin.id);
     await deleteItem(t.db, 'knowledge', second.id, user.id);
@@ -62,7 +71,10 @@ describe('Deleted items (admins)', () => {
     expect(back).toMatchObject({ title: 'Old DNS runbook', content: 'v1', category: 'DNS', version: 2 });
     const versions = await t.db.select().from(documentVersions).where(eq(documentVersions.documentId, first.id));
     expect(versions.map((v) => v.changeLog).sort()).toEqual(['Created', 'Restored from version 1'].sort());
-    const audit = await t.db.select().from(auditLog).where(and(eq(auditLog.entityId, first.id), eq(auditLog.action, 'knowledge.undelete')));
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, first.id), eq(auditLog.action, 'knowledge.undelete')));
     expect(audit).toHaveLength(1);
 
     const after = await (await get(res.headers.get('location')!, admin)).text();
@@ -79,6 +91,8 @@ describe('Deleted items (admins)', () => {
     expect((await post('/documents/not-a-uuid/undelete', admin)).status).toBe(404);
     const res = await post(`/documents/${live.id}/undelete`, admin);
     expect(res.headers.get('location')).toBe(`/documents/deleted?restored=${live.id}`);
-    expect(await (await get(res.headers.get('location')!, admin)).text()).toContain(`href="/documents/${live.id}/edit"`);
+    expect(await (await get(res.headers.get('location')!, admin)).text()).toContain(
+      `href="/documents/${live.id}/edit"`,
+    );
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { diffLines, type DiffLine } from '../../islands/_lib/knowledge/diff';
 
 /** A diff as "+ text", "- text" and "  text" lines, as the Version History dialog shows it. */
-const show = (lines: DiffLine[]) => lines.map((l) => `${l.kind === 'add' ? '+' : l.kind === 'remove' ? '-' : ' '} ${l.text}`);
+const show = (lines: DiffLine[]) =>
+  lines.map((l) => `${l.kind === 'add' ? '+' : l.kind === 'remove' ? '-' : ' '} ${l.text}`);
 
 describe('diffLines (Version History: selected version → current)', () => {
   it('keeps identical texts as unchanged lines', () => {
@@ -18,17 +19,21 @@ describe('diffLines (Version History: selected version → current)', () => {
   });
 
   it('shows a change in the middle as the old line removed, then the new one added, between the kept lines', () => {
-    expect(show(diffLines('# Steps\n1. Drain\n2. Patch\n3. Reboot', '# Steps\n1. Drain\n2. Patch and verify\n3. Reboot'))).toEqual([
-      '  # Steps',
-      '  1. Drain',
-      '- 2. Patch',
-      '+ 2. Patch and verify',
-      '  3. Reboot',
-    ]);
+    expect(
+      show(diffLines('# Steps\n1. Drain\n2. Patch\n3. Reboot', '# Steps\n1. Drain\n2. Patch and verify\n3. Reboot')),
+    ).toEqual(['  # Steps', '  1. Drain', '- 2. Patch', '+ 2. Patch and verify', '  3. Reboot']);
   });
 
   it('aligns on the longest run of common lines when several lines change', () => {
-    expect(show(diffLines('a\nb\nc\nd\ne', 'a\nx\nc\ny\ne'))).toEqual(['  a', '- b', '+ x', '  c', '- d', '+ y', '  e']);
+    expect(show(diffLines('a\nb\nc\nd\ne', 'a\nx\nc\ny\ne'))).toEqual([
+      '  a',
+      '- b',
+      '+ x',
+      '  c',
+      '- d',
+      '+ y',
+      '  e',
+    ]);
     expect(show(diffLines('a\nb', 'b\na'))).toEqual(['- a', '  b', '+ a']);
   });
 

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (path: string, headers: Record<string, string> = {}) => t.app.request(path, { headers: { Cookie: user.cookie, ...headers } });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  t.app.request(path, { headers: { Cookie: user.cookie, ...headers } });
 const html = async (path: string, headers?: Record<string, string>) => (await get(path, headers)).text();
 const hx = { 'HX-Request': 'true', 'HX-Target': 'kb-results' };
 
@@ -30,7 +31,8 @@ describe('empty screens', () => {
     expect(page).toContain('Manage your knowledge base, work instructions, and templates');
     expect(page).toContain('Auto Create KB');
     expect(page).toContain('AI Powered');
-    for (const type of ['knowledge-base', 'work-instruction', 'how-to-guide', 'build-document']) expect(page).toContain(`href="/knowledge-base/new?type=${type}"`);
+    for (const type of ['knowledge-base', 'work-instruction', 'how-to-guide', 'build-document'])
+      expect(page).toContain(`href="/knowledge-base/new?type=${type}"`);
     expect(page).toContain('No knowledge items yet');
     expect(page).toContain('Create your first knowledge item to get started');
     expect(await html('/knowledge-base?q=nothing')).toContain('No items found');
@@ -68,10 +70,33 @@ describe('empty screens', () => {
 describe('with items', () => {
   let kb: { id: string };
   beforeAll(async () => {
-    kb = await createItem(t.db, 'knowledge', { title: 'Reset ADFS <b>token</b>', content: '# Heading\n\n<script>alert(1)</script><img src=x onerror=alert(1)>', excerpt: 'When ADFS breaks', category: 'ADFS', tags: ['a', 'b', 'c', 'd', 'e'], isTemplate: true, templateType: 'how_to_guide' }, user.id);
-    await createItem(t.db, 'knowledge', { title: 'Patch night', content: 'patching', category: 'Patching', templateType: 'work_instruction' }, user.id);
+    kb = await createItem(
+      t.db,
+      'knowledge',
+      {
+        title: 'Reset ADFS <b>token</b>',
+        content: '# Heading\n\n<script>alert(1)</script><img src=x onerror=alert(1)>',
+        excerpt: 'When ADFS breaks',
+        category: 'ADFS',
+        tags: ['a', 'b', 'c', 'd', 'e'],
+        isTemplate: true,
+        templateType: 'how_to_guide',
+      },
+      user.id,
+    );
+    await createItem(
+      t.db,
+      'knowledge',
+      { title: 'Patch night', content: 'patching', category: 'Patching', templateType: 'work_instruction' },
+      user.id,
+    );
     await createItem(t.db, 'knowledge', { title: 'Loose note', content: 'nothing else' }, user.id);
-    await createItem(t.db, 'documents', { title: 'Runbook doc', content: 'doc body', category: 'Citrix', tags: ['x'] }, user.id);
+    await createItem(
+      t.db,
+      'documents',
+      { title: 'Runbook doc', content: 'doc body', category: 'Citrix', tags: ['x'] },
+      user.id,
+    );
   });
 
   it('renders grid cards: type, Template and category badges, v1, age, 3 tags and +N, delete', async () => {
@@ -126,8 +151,12 @@ describe('with items', () => {
 
   it('sends the category tree only what it shows: ids and titles, not excerpts or tags', async () => {
     const page = await html('/knowledge-base?view=category');
-    const props = /data-name="CategoryView"[^>]*data-props="([^"]*)"/.exec(page)![1]
-      .replace(/&(quot|lt|gt|#x27|amp);/g, (_, e: string) => ({ quot: '"', lt: '<', gt: '>', '#x27': "'", amp: '&' })[e]!);
+    const props = /data-name="CategoryView"[^>]*data-props="([^"]*)"/
+      .exec(page)![1]
+      .replace(
+        /&(quot|lt|gt|#x27|amp);/g,
+        (_, e: string) => ({ quot: '"', lt: '<', gt: '>', '#x27': "'", amp: '&' })[e]!,
+      );
     const { groups } = JSON.parse(props) as { groups: { name: string; items: Record<string, unknown>[] }[] };
     const adfs = groups.find((g) => g.name === 'ADFS')!;
     expect(adfs.items).toEqual([{ id: kb.id, title: 'Reset ADFS <b>token</b>' }]);
@@ -179,16 +208,26 @@ describe('with items', () => {
 
   it('deletes after the spec confirmation: htmx gets the new results and a toast; without JS a 303', async () => {
     const item = await createItem(t.db, 'knowledge', { title: 'Doomed', content: 'x' }, user.id);
-    const confirm = await html(`/knowledge-base/${item.id}/delete`, { 'HX-Request': 'true', 'HX-Current-URL': `${TEST_ORIGIN}/knowledge-base?view=list` });
+    const confirm = await html(`/knowledge-base/${item.id}/delete`, {
+      'HX-Request': 'true',
+      'HX-Current-URL': `${TEST_ORIGIN}/knowledge-base?view=list`,
+    });
     expect(confirm).toContain('Are you sure you want to delete &quot;Doomed&quot;? This action cannot be undone.');
     expect(confirm).toContain('name="back" value="/knowledge-base?view=list"');
     const res = await t.app.request(`/knowledge-base/${item.id}/delete`, {
       method: 'POST',
-      headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'HX-Request': 'true', 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        Cookie: user.cookie,
+        Origin: TEST_ORIGIN,
+        'HX-Request': 'true',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: 'back=%2Fknowledge-base%3Fview%3Dlist',
     });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.headers.get('hx-trigger')!)).toEqual({ showToast: { title: 'Success', text: 'Knowledge base item deleted successfully.', variant: 'success' } });
+    expect(JSON.parse(res.headers.get('hx-trigger')!)).toEqual({
+      showToast: { title: 'Success', text: 'Knowledge base item deleted successfully.', variant: 'success' },
+    });
     const body = await res.text();
     expect(body).toContain('<table class="table">');
     expect(body).not.toContain('Doomed');
@@ -205,12 +244,28 @@ describe('with items', () => {
   });
 
   it('counts and lists categories of live items only, with and without filters', async () => {
-    const shown = async (path: string) => /Showing (\d+ of \d+)/.exec((await html(path)).replaceAll('<!-- -->', ''))?.[1];
-    const options = (page: string) => [...page.slice(page.indexOf('id="kb-category"')).split('</select>')[0].matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
-    const gone = await createItem(t.db, 'knowledge', { title: 'Retired VPN note', content: 'vpn', category: 'VPN' }, user.id);
+    const shown = async (path: string) =>
+      /Showing (\d+ of \d+)/.exec((await html(path)).replaceAll('<!-- -->', ''))?.[1];
+    const options = (page: string) =>
+      [
+        ...page
+          .slice(page.indexOf('id="kb-category"'))
+          .split('</select>')[0]
+          .matchAll(/<option value="([^"]+)"/g),
+      ].map((m) => m[1]);
+    const gone = await createItem(
+      t.db,
+      'knowledge',
+      { title: 'Retired VPN note', content: 'vpn', category: 'VPN' },
+      user.id,
+    );
     expect(options(await html('/knowledge-base'))).toEqual(['ADFS', 'Patching', 'VPN']);
     expect(await shown('/knowledge-base?limit=1')).toBe('1 of 4');
-    await t.app.request(`/knowledge-base/${gone.id}/delete`, { method: 'POST', headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' });
+    await t.app.request(`/knowledge-base/${gone.id}/delete`, {
+      method: 'POST',
+      headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(options(await html('/knowledge-base'))).toEqual(['ADFS', 'Patching']);
     expect(await shown('/knowledge-base?limit=1')).toBe('1 of 3');
     expect(await shown('/knowledge-base?limit=1&category=Patching')).toBeUndefined();

@@ -97,7 +97,11 @@ beforeEach(async () => {
 });
 
 const deps = (smtpUrl?: string) => ({ db: t.db, config: { ...t.config, smtpUrl }, logger });
-const message = (key: string, to = 'someone@example.com') => ({ dedupeKey: key, to, ...verificationMail({ firstName: 'Sam', url: `${t.config.appUrl}/verify-email?token=${key}` }) });
+const message = (key: string, to = 'someone@example.com') => ({
+  dedupeKey: key,
+  to,
+  ...verificationMail({ firstName: 'Sam', url: `${t.config.appUrl}/verify-email?token=${key}` }),
+});
 const row = async (key: string) => (await t.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, key)))[0];
 
 describe('outbox', () => {
@@ -149,7 +153,10 @@ describe('delivery', () => {
     // Not due yet: nothing happens.
     expect(await deliverDueMail(deps(smtp.url))).toEqual({ sent: 0, failed: 0, retried: 0 });
     // Time passes.
-    await t.db.update(mailOutbox).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(mailOutbox.dedupeKey, 'smtp-1'));
+    await t.db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+      .where(eq(mailOutbox.dedupeKey, 'smtp-1'));
     expect(await deliverDueMail(deps(smtp.url))).toEqual({ sent: 1, failed: 0, retried: 0 });
     expect(await deliverDueMail(deps(smtp.url))).toEqual({ sent: 0, failed: 0, retried: 0 });
     expect(smtp.received).toHaveLength(1);
@@ -188,7 +195,10 @@ describe('delivery', () => {
     await t.db.update(mailOutbox).set({ status: 'sending', lockedUntil: new Date(Date.now() - 1000) });
     expect(await deliverDueMail(deps(smtp.url))).toMatchObject({ sent: 1 });
     await enqueueMail(t.db, message('busy'));
-    await t.db.update(mailOutbox).set({ status: 'sending', lockedUntil: new Date(Date.now() + 60_000) }).where(eq(mailOutbox.dedupeKey, 'busy'));
+    await t.db
+      .update(mailOutbox)
+      .set({ status: 'sending', lockedUntil: new Date(Date.now() + 60_000) })
+      .where(eq(mailOutbox.dedupeKey, 'busy'));
     expect(await deliverDueMail(deps(smtp.url))).toMatchObject({ sent: 0 });
   });
 
@@ -228,7 +238,11 @@ describe('a slow SMTP server and overlapping runners', () => {
     expect(smtp.arrivals).toHaveLength(3);
     expect(new Set(smtp.arrivals).size).toBe(3);
     const rows = await t.db.select().from(mailOutbox);
-    expect(rows.map((r) => [r.status, r.attempts])).toEqual([['sent', 1], ['sent', 1], ['sent', 1]]);
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+    ]);
   });
 
   it('cuts off a send at its time limit, before its claim ends, so no other runner sends the message meanwhile', async () => {
@@ -265,9 +279,16 @@ describe('a slow SMTP server and overlapping runners', () => {
     const aMayEnd = new Promise<void>((r) => (release = r));
     const a = deliverDueMail(deps(), { send: () => aMayEnd.then(aEnds) });
     while ((await row(key)).status !== 'sending') await sleep(10);
-    await t.db.update(mailOutbox).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(mailOutbox.dedupeKey, key));
+    await t.db
+      .update(mailOutbox)
+      .set({ lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(mailOutbox.dedupeKey, key));
     const sentByB: string[] = [];
-    expect(await deliverDueMail(deps(), { send: async (m) => void sentByB.push(m.id) })).toEqual({ sent: 1, failed: 0, retried: 0 });
+    expect(await deliverDueMail(deps(), { send: async (m) => void sentByB.push(m.id) })).toEqual({
+      sent: 1,
+      failed: 0,
+      retried: 0,
+    });
     expect(sentByB).toHaveLength(1);
     release();
     return a;
@@ -311,7 +332,10 @@ describe('permanent and temporary refusals', () => {
     expect(await row('busy')).toMatchObject({ status: 'pending', attempts: 1 });
 
     await enqueueMail(t.db, message('bad-sender'));
-    const senderRefused = Object.assign(new Error("Mail command failed: 553 Sender address rejected"), { responseCode: 553, command: 'MAIL FROM' });
+    const senderRefused = Object.assign(new Error('Mail command failed: 553 Sender address rejected'), {
+      responseCode: 553,
+      command: 'MAIL FROM',
+    });
     const send = async () => {
       throw senderRefused;
     };
@@ -342,7 +366,13 @@ describe('delivery right after a web request', () => {
     try {
       const res = await app.app.request(
         '/api/auth/register',
-        jsonRequest('POST', { firstName: 'Bg', lastName: 'Send', email: 'bg@example.com', password: 'longenough', confirmPassword: 'longenough' }),
+        jsonRequest('POST', {
+          firstName: 'Bg',
+          lastName: 'Send',
+          email: 'bg@example.com',
+          password: 'longenough',
+          confirmPassword: 'longenough',
+        }),
       );
       expect(res.status).toBe(201);
       for (let i = 0; i < 50 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));

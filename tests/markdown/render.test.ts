@@ -3,7 +3,9 @@ import { renderMarkdown } from '../../src/markdown/render';
 
 describe('renderMarkdown', () => {
   it('renders GFM: headings, lists, tables, code', () => {
-    const html = renderMarkdown('# Title\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```sh\nsudo reboot\n```');
+    const html = renderMarkdown(
+      '# Title\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```sh\nsudo reboot\n```',
+    );
     expect(html).toContain('<h1>Title</h1>');
     expect(html).toContain('<li>one</li>');
     expect(html).toContain('<td>1</td>');
@@ -25,7 +27,9 @@ describe('renderMarkdown', () => {
     ['svg data image', '![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)'],
   ])('makes %s harmless', (_name, md) => {
     const html = renderMarkdown(md);
-    expect(html).not.toMatch(/<script|onerror|onload|javascript:|<iframe|<object|<embed|<form|style=|data:text|data:image\/svg/i);
+    expect(html).not.toMatch(
+      /<script|onerror|onload|javascript:|<iframe|<object|<embed|<form|style=|data:text|data:image\/svg/i,
+    );
   });
 
   it('keeps in-app links in the app and opens others in a new tab with rel=noopener', () => {
@@ -37,7 +41,9 @@ describe('renderMarkdown', () => {
 
   it('keeps inline data: images of safe types and honours the width/height comment before them', () => {
     const png = 'data:image/png;base64,iVBORw0KGgo=';
-    const html = renderMarkdown(`Intro\n\n<!-- width=300px height=200px -->\n![Step 1](${png})\n\n<!-- width=120 height=auto -->![Two](/objects/abc)`);
+    const html = renderMarkdown(
+      `Intro\n\n<!-- width=300px height=200px -->\n![Step 1](${png})\n\n<!-- width=120 height=auto -->![Two](/objects/abc)`,
+    );
     expect(html).toContain(`<img src="${png}" alt="Step 1" width="300" height="200"`);
     expect(html).toContain('<img src="/objects/abc" alt="Two" width="120"');
     expect(html).not.toContain('height="auto"');

@@ -12,15 +12,22 @@ import { createSignedInUser, type TestUser } from '../helpers/users';
 import { browserSubscription } from './push-receiver';
 
 const vapid = webpush.generateVAPIDKeys();
-const env = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'https://ops.example.com/contact', PUSH_SERVICE_HOSTS: 'push.example.net' };
+const env = {
+  VAPID_PUBLIC_KEY: vapid.publicKey,
+  VAPID_PRIVATE_KEY: vapid.privateKey,
+  VAPID_SUBJECT: 'https://ops.example.com/contact',
+  PUSH_SERVICE_HOSTS: 'push.example.net',
+};
 const manifest = JSON.parse(readFileSync(path.join(testBuildDir, 'manifest.json'), 'utf8'));
 const API = '/api/notifications/push-subscription';
 
 let withKeys: TestContext;
 let withoutKeys: TestContext;
 let user: TestUser;
-const page = async (t: TestContext, p = '/settings', cookie = user.cookie) => (await t.app.request(p, { headers: { Cookie: cookie } })).text();
-const prefs = async (id = user.id) => (await withKeys.db.select().from(userPreferences).where(eq(userPreferences.userId, id)))[0];
+const page = async (t: TestContext, p = '/settings', cookie = user.cookie) =>
+  (await t.app.request(p, { headers: { Cookie: cookie } })).text();
+const prefs = async (id = user.id) =>
+  (await withKeys.db.select().from(userPreferences).where(eq(userPreferences.userId, id)))[0];
 const subsOf = (id: string) => withKeys.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, id));
 
 beforeAll(async () => {
@@ -47,15 +54,16 @@ describe('settings page: the Push notifications switch', () => {
     expect(html).toContain(`<script type="module" src="${manifest.scripts.push}"></script>`);
     // Not a form field: Push is on only while a real browser subscription exists.
     expect(html).not.toContain('name="pushNotifications"');
-    for (const other of ['/', '/team', '/infrastructure']) expect(await page(withKeys, other), other).not.toContain(manifest.scripts.push);
+    for (const other of ['/', '/team', '/infrastructure'])
+      expect(await page(withKeys, other), other).not.toContain(manifest.scripts.push);
   });
 
   it('the push script is built alone: small, no React, served with the other hashed files', async () => {
     expect(manifest.scripts.push).toMatch(/^\/static\/build\/push-[A-Z0-9]+\.js$/);
     const meta = JSON.parse(readFileSync(path.join(testBuildDir, 'meta.json'), 'utf8'));
-    const out = Object.values(meta.outputs as Record<string, { entryPoint?: string; inputs: object; bytes: number }>).find((o) =>
-      o.entryPoint?.endsWith('src/notifications/browser.ts'),
-    )!;
+    const out = Object.values(
+      meta.outputs as Record<string, { entryPoint?: string; inputs: object; bytes: number }>,
+    ).find((o) => o.entryPoint?.endsWith('src/notifications/browser.ts'))!;
     expect(Object.keys(out.inputs).some((i) => i.includes('node_modules'))).toBe(false);
     expect(out.bytes).toBeLessThan(4000);
     const res = await withKeys.app.request(manifest.scripts.push);
@@ -88,7 +96,12 @@ describe('/api/notifications/push-subscription', () => {
   });
 
   it('takes endpoints of browser push services only (the server posts to them: no internal hosts)', async () => {
-    for (const endpoint of ['https://127.0.0.1/x', 'https://intranet.local/x', 'https://push.example.net.evil.example/x', 'https://notpush.example.net/x']) {
+    for (const endpoint of [
+      'https://127.0.0.1/x',
+      'https://intranet.local/x',
+      'https://push.example.net.evil.example/x',
+      'https://notpush.example.net/x',
+    ]) {
       const res = await withKeys.app.request(API, jsonRequest('POST', { ...sub, endpoint }, user.cookie));
       expect(res.status, endpoint).toBe(400);
       expect((await res.json()).message).toBe('endpoint is not a browser push service.');
@@ -127,10 +140,15 @@ describe('/api/notifications/push-subscription', () => {
 
   it('subscribes (switch on), a browser re-subscribing updates its row, and DELETE turns Push off and forgets every browser', async () => {
     const init = jsonRequest('POST', sub, user.cookie);
-    const res = await withKeys.app.request(API, { ...init, headers: { ...(init.headers as Record<string, string>), 'User-Agent': 'TestBrowser/1' } });
+    const res = await withKeys.app.request(API, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), 'User-Agent': 'TestBrowser/1' },
+    });
     expect(res.status).toBe(201);
     expect((await prefs()).pushNotifications).toBe(true);
-    expect(await subsOf(user.id)).toMatchObject([{ endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, userAgent: 'TestBrowser/1' }]);
+    expect(await subsOf(user.id)).toMatchObject([
+      { endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, userAgent: 'TestBrowser/1' },
+    ]);
     expect(await page(withKeys)).toMatch(/<input id="settings-pushNotifications"[^>]*checked=""/);
 
     // The same browser, now signed in as someone else, belongs to them.
@@ -139,7 +157,14 @@ describe('/api/notifications/push-subscription', () => {
     expect(await subsOf(user.id)).toEqual([]);
     expect(await subsOf(other.id)).toHaveLength(1);
 
-    expect((await withKeys.app.request(API, jsonRequest('POST', browserSubscription('https://push.example.net/send/second').json, user.cookie))).status).toBe(201);
+    expect(
+      (
+        await withKeys.app.request(
+          API,
+          jsonRequest('POST', browserSubscription('https://push.example.net/send/second').json, user.cookie),
+        )
+      ).status,
+    ).toBe(201);
     // Saving the notifications form leaves Push alone.
     const form = await withKeys.app.request('/settings/notifications', {
       method: 'POST',

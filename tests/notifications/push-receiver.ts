@@ -21,12 +21,33 @@ export interface ReceivedPush {
 export function selfSignedCert(): { key: string; cert: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'opshub-cert-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    return { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return {
+      key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -50,14 +71,23 @@ export async function startPushService(tls: { key: string; cert: string }) {
 }
 
 /** A browser's side of a subscription: its P-256 key pair and auth secret, and the JSON it would send us. */
-export function browserSubscription(endpoint: string): { ecdh: ECDH; auth: Buffer; json: { endpoint: string; keys: { p256dh: string; auth: string } } } {
+export function browserSubscription(endpoint: string): {
+  ecdh: ECDH;
+  auth: Buffer;
+  json: { endpoint: string; keys: { p256dh: string; auth: string } };
+} {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
   const auth = randomBytes(16);
-  return { ecdh, auth, json: { endpoint, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } } };
+  return {
+    ecdh,
+    auth,
+    json: { endpoint, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } },
+  };
 }
 
-const hkdf = (ikm: Buffer, salt: Buffer, info: Buffer, length: number) => Buffer.from(hkdfSync('sha256', ikm, salt, info, length));
+const hkdf = (ikm: Buffer, salt: Buffer, info: Buffer, length: number) =>
+  Buffer.from(hkdfSync('sha256', ikm, salt, info, length));
 
 /** Decrypts an aes128gcm Web Push body (one record) as the browser would. */
 export function decryptPush(body: Buffer, ecdh: ECDH, auth: Buffer): string {
@@ -85,11 +115,21 @@ export function verifyVapid(header: string, publicKey: string): { aud: string; s
   if (k !== publicKey) throw new Error('VAPID k is not our public key');
   const raw = Buffer.from(publicKey, 'base64url');
   const key = createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33, 65).toString('base64url') },
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: raw.subarray(1, 33).toString('base64url'),
+      y: raw.subarray(33, 65).toString('base64url'),
+    },
     format: 'jwk',
   });
   const [head, claims, sig] = jwt.split('.');
-  const ok = verify('sha256', Buffer.from(`${head}.${claims}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(sig, 'base64url'));
+  const ok = verify(
+    'sha256',
+    Buffer.from(`${head}.${claims}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(sig, 'base64url'),
+  );
   if (!ok) throw new Error('VAPID signature does not verify');
   return JSON.parse(Buffer.from(claims, 'base64url').toString('utf8'));
 }

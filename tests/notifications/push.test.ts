@@ -10,7 +10,12 @@ import { testScheduler } from '../jobs/support';
 import { browserSubscription, decryptPush, selfSignedCert, startPushService, verifyVapid } from './push-receiver';
 
 const vapid = webpush.generateVAPIDKeys();
-const env = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:ops@example.com', PUSH_SERVICE_HOSTS: '127.0.0.1' };
+const env = {
+  VAPID_PUBLIC_KEY: vapid.publicKey,
+  VAPID_PRIVATE_KEY: vapid.privateKey,
+  VAPID_SUBJECT: 'mailto:ops@example.com',
+  PUSH_SERVICE_HOSTS: '127.0.0.1',
+};
 
 let t: TestContext;
 let service: Awaited<ReturnType<typeof startPushService>>;
@@ -28,7 +33,8 @@ async function port(host: string, up: boolean): Promise<number> {
   return p;
 }
 
-const subscribe = (body: unknown, cookie = ada.cookie) => t.app.request('/api/notifications/push-subscription', jsonRequest('POST', body, cookie));
+const subscribe = (body: unknown, cookie = ada.cookie) =>
+  t.app.request('/api/notifications/push-subscription', jsonRequest('POST', body, cookie));
 const runHealthChecks = () => testScheduler(t.database, { config: t.config }).runNow('health-checks');
 
 beforeAll(async () => {
@@ -60,11 +66,20 @@ describe('Web Push end to end (loopback push service)', () => {
     // Bob subscribed once, then turned Push off: his browser gets nothing.
     const bob = await createSignedInUser(t.db, { email: 'bob@example.com' });
     expect((await subscribe(browserSubscription(`${service.origin}/push/bob`).json, bob.cookie)).status).toBe(201);
-    expect((await t.app.request('/api/notifications/push-subscription', jsonRequest('DELETE', undefined, bob.cookie))).status).toBe(200);
+    expect(
+      (await t.app.request('/api/notifications/push-subscription', jsonRequest('DELETE', undefined, bob.cookie)))
+        .status,
+    ).toBe(200);
 
     const [server] = await t.db
       .insert(servers)
-      .values({ name: 'web-push-1', ipAddress: '127.0.0.8', monitorPort: await port('127.0.0.8', false), status: 'online', environment: 'production' })
+      .values({
+        name: 'web-push-1',
+        ipAddress: '127.0.0.8',
+        monitorPort: await port('127.0.0.8', false),
+        status: 'online',
+        environment: 'production',
+      })
       .returning();
     const outcome = await runHealthChecks();
     expect(outcome.message).toMatch(/1 went offline or came back: e-mailed 2 users, pushed to 1 browsers\.$/);
@@ -94,7 +109,14 @@ describe('Web Push end to end (loopback push service)', () => {
     expect(service.received.length).toBe(before);
 
     service.state.answer = 410;
-    await t.db.insert(servers).values({ name: 'db-push-2', ipAddress: '127.0.0.9', monitorPort: await port('127.0.0.9', true), status: 'offline' });
+    await t.db
+      .insert(servers)
+      .values({
+        name: 'db-push-2',
+        ipAddress: '127.0.0.9',
+        monitorPort: await port('127.0.0.9', true),
+        status: 'offline',
+      });
     const outcome = await runHealthChecks();
     expect(outcome.message).toMatch(/pushed to 0 browsers\.$/);
     expect(service.received.length).toBe(before + 1);

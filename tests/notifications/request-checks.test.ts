@@ -20,8 +20,17 @@ async function refusedPort(): Promise<number> {
 
 const statusMails = () => t.db.select().from(mailOutbox).where(like(mailOutbox.dedupeKey, 'server-status:%'));
 const addServer = async (name: string) =>
-  (await t.db.insert(servers).values({ name, ipAddress: '127.0.0.7', monitorPort: closedPort, status: 'online', environment: 'production' }).returning())[0];
-const form = (cookie: string) => ({ method: 'POST', headers: { Cookie: cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' });
+  (
+    await t.db
+      .insert(servers)
+      .values({ name, ipAddress: '127.0.0.7', monitorPort: closedPort, status: 'online', environment: 'production' })
+      .returning()
+  )[0];
+const form = (cookie: string) => ({
+  method: 'POST',
+  headers: { Cookie: cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+  body: '',
+});
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -55,7 +64,9 @@ describe('checks a person starts notify like the scheduled round', () => {
     expect(after.some((m) => m.text.includes('dashboard-checked'))).toBe(true);
 
     // Offline already: the next checks change nothing and notify nobody.
-    expect((await t.app.request(`/api/servers/${s.id}/health-check`, jsonRequest('POST', undefined, ada.cookie))).status).toBe(200);
+    expect(
+      (await t.app.request(`/api/servers/${s.id}/health-check`, jsonRequest('POST', undefined, ada.cookie))).status,
+    ).toBe(200);
     expect((await t.app.request('/dashboard/health-check', form(ada.cookie))).status).toBe(303);
     expect(await statusMails()).toHaveLength(before + 1);
   });

@@ -13,10 +13,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
-const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(14)]);
+const WEBP = Buffer.concat([
+  Buffer.from('RIFF'),
+  Buffer.from([0x1a, 0, 0, 0]),
+  Buffer.from('WEBPVP8 '),
+  Buffer.alloc(14),
+]);
 
 async function uploadUrl(cookie = user.cookie): Promise<string> {
   const res = await t.app.request('/api/objects/upload', jsonRequest('POST', undefined, cookie));
@@ -27,13 +35,20 @@ async function uploadUrl(cookie = user.cookie): Promise<string> {
 }
 
 const put = (url: string, body: Buffer, type: string | null, cookie = user.cookie) =>
-  t.app.request(url, { method: 'PUT', headers: { Origin: TEST_ORIGIN, Cookie: cookie, ...(type ? { 'Content-Type': type } : {}) }, body: new Uint8Array(body) });
+  t.app.request(url, {
+    method: 'PUT',
+    headers: { Origin: TEST_ORIGIN, Cookie: cookie, ...(type ? { 'Content-Type': type } : {}) },
+    body: new Uint8Array(body),
+  });
 
 describe('image upload', () => {
   it('uploads a PNG, makes it public and serves it with its type, nosniff and long caching', async () => {
     const url = await uploadUrl();
     expect((await put(url, PNG, 'image/png')).status).toBe(200);
-    const acl = await t.app.request('/api/objects/acl', jsonRequest('PUT', { imageURL: url, visibility: 'public' }, user.cookie));
+    const acl = await t.app.request(
+      '/api/objects/acl',
+      jsonRequest('PUT', { imageURL: url, visibility: 'public' }, user.cookie),
+    );
     expect(acl.status).toBe(200);
     const { objectPath } = await acl.json();
     expect(objectPath).toMatch(/^\/objects\/[0-9a-f-]{36}$/);
@@ -48,7 +63,9 @@ describe('image upload', () => {
   it('serves an image with its own sandbox CSP, not the page CSP', async () => {
     const url = await uploadUrl();
     expect((await put(url, PNG, 'image/png')).status).toBe(200);
-    const { objectPath } = await (await t.app.request('/api/objects/acl', jsonRequest('PUT', { imageURL: url }, user.cookie))).json();
+    const { objectPath } = await (
+      await t.app.request('/api/objects/acl', jsonRequest('PUT', { imageURL: url }, user.cookie))
+    ).json();
     const res = await t.app.request(objectPath);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
@@ -100,9 +117,25 @@ describe('image upload', () => {
     const id = /put\/([^?]+)/.exec(url)![1];
     expect((await t.app.request(`/objects/${id}`)).status).toBe(404);
     expect((await t.app.request(`/objects/${id}`, { headers: { Cookie: other.cookie } })).status).toBe(200);
-    expect((await t.app.request('/api/objects/acl', jsonRequest('PUT', { imageURL: `/objects/${id}`, visibility: 'public' }, other.cookie))).status).toBe(403);
-    expect((await t.app.request('/api/objects/acl', jsonRequest('PUT', { imageURL: '/objects/nope', visibility: 'public' }, user.cookie))).status).toBe(404);
-    expect((await t.app.request('/api/objects/acl', jsonRequest('PUT', { visibility: 'public' }, user.cookie))).status).toBe(400);
+    expect(
+      (
+        await t.app.request(
+          '/api/objects/acl',
+          jsonRequest('PUT', { imageURL: `/objects/${id}`, visibility: 'public' }, other.cookie),
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await t.app.request(
+          '/api/objects/acl',
+          jsonRequest('PUT', { imageURL: '/objects/nope', visibility: 'public' }, user.cookie),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (await t.app.request('/api/objects/acl', jsonRequest('PUT', { visibility: 'public' }, user.cookie))).status,
+    ).toBe(400);
     expect((await t.app.request('/objects/not-a-uuid')).status).toBe(404);
   });
 });

@@ -23,10 +23,35 @@ async function seedFleet() {
   const rows = await db
     .insert(servers)
     .values([
-      { name: 'prod-web-01', environment: 'production', status: 'online', cpuUsage: 20, metricsUpdatedAt: ago(5 * MIN) },
-      { name: 'prod-db-01', environment: 'production', status: 'offline', statusChangedAt: ago(180 * MIN), metricsUpdatedAt: ago(200 * MIN) },
-      { name: 'prod-cache-01', environment: 'production', status: 'offline', statusChangedAt: ago(10 * MIN), metricsUpdatedAt: ago(15 * MIN) },
-      { name: 'stage-app-01', environment: 'staging', status: 'warning', diskUsage: 95, memoryUsage: 40, metricsUpdatedAt: ago(2 * MIN) },
+      {
+        name: 'prod-web-01',
+        environment: 'production',
+        status: 'online',
+        cpuUsage: 20,
+        metricsUpdatedAt: ago(5 * MIN),
+      },
+      {
+        name: 'prod-db-01',
+        environment: 'production',
+        status: 'offline',
+        statusChangedAt: ago(180 * MIN),
+        metricsUpdatedAt: ago(200 * MIN),
+      },
+      {
+        name: 'prod-cache-01',
+        environment: 'production',
+        status: 'offline',
+        statusChangedAt: ago(10 * MIN),
+        metricsUpdatedAt: ago(15 * MIN),
+      },
+      {
+        name: 'stage-app-01',
+        environment: 'staging',
+        status: 'warning',
+        diskUsage: 95,
+        memoryUsage: 40,
+        metricsUpdatedAt: ago(2 * MIN),
+      },
       { name: 'r&d-stale', environment: 'staging', status: 'online', metricsUpdatedAt: ago(120 * MIN) },
       { name: 'dev-new-01', environment: 'development', status: 'online', metricsUpdatedAt: null },
       { name: 'dev-maint-01', environment: 'development', status: 'maintenance', cpuUsage: 99 },
@@ -35,8 +60,18 @@ async function seedFleet() {
     .returning({ id: servers.id, name: servers.name });
   for (const r of rows) ids[r.name] = r.id;
   // The previous report went out two hours ago.
-  await db.insert(jobRuns).values({ job: 'health-report', startedAt: ago(120 * MIN), finishedAt: ago(119 * MIN), result: 'ok', durationMs: 40 });
-  await db.insert(jobRuns).values({ job: 'health-report', startedAt: ago(60 * MIN), result: 'error', message: 'failed run does not count' });
+  await db
+    .insert(jobRuns)
+    .values({
+      job: 'health-report',
+      startedAt: ago(120 * MIN),
+      finishedAt: ago(119 * MIN),
+      result: 'ok',
+      durationMs: 40,
+    });
+  await db
+    .insert(jobRuns)
+    .values({ job: 'health-report', startedAt: ago(60 * MIN), result: 'error', message: 'failed run does not count' });
   await db.insert(healthChecks).values([
     { serverId: ids['prod-db-01'], checkedAt: ago(180 * MIN), previousStatus: 'online', status: 'offline' }, // before the last report
     { serverId: ids['prod-cache-01'], checkedAt: ago(10 * MIN), previousStatus: 'online', status: 'offline' },
@@ -56,7 +91,9 @@ beforeAll(async () => {
     { userId: optedIn.id, healthReports: true, timezone: 'UTC' },
     { userId: optedOut.id, healthReports: false },
   ]);
-  await t.db.insert(users).values({ email: 'pending-admin@example.com', role: 'admin', accountStatus: 'pending_approval' });
+  await t.db
+    .insert(users)
+    .values({ email: 'pending-admin@example.com', role: 'admin', accountStatus: 'pending_approval' });
   await seedFleet();
 });
 afterAll(() => t.close());
@@ -67,9 +104,17 @@ describe('health report content', () => {
     expect(r.total).toBe(8);
     expect(r.byStatus).toEqual({ online: 3, warning: 1, offline: 2, maintenance: 1, unknown: 1 });
     expect(r.byEnvironment).toEqual([
-      { environment: 'production', total: 3, byStatus: { online: 1, warning: 0, offline: 2, maintenance: 0, unknown: 0 } },
+      {
+        environment: 'production',
+        total: 3,
+        byStatus: { online: 1, warning: 0, offline: 2, maintenance: 0, unknown: 0 },
+      },
       { environment: 'staging', total: 2, byStatus: { online: 1, warning: 1, offline: 0, maintenance: 0, unknown: 0 } },
-      { environment: 'development', total: 3, byStatus: { online: 1, warning: 0, offline: 0, maintenance: 1, unknown: 1 } },
+      {
+        environment: 'development',
+        total: 3,
+        byStatus: { online: 1, warning: 0, offline: 0, maintenance: 1, unknown: 1 },
+      },
     ]);
     expect(Math.abs(r.since.getTime() - ago(120 * MIN).getTime())).toBeLessThan(MIN);
     expect(r.changed.map((c) => [c.name, c.from, c.status, c.changes])).toEqual([
@@ -110,7 +155,10 @@ describe('health report content', () => {
 describe('health-report job', () => {
   it('queues one e-mail per admin and opted-in user per day, plain text and an HTML table', async () => {
     const scheduler = testScheduler(t.database);
-    expect(await scheduler.runNow('health-report')).toMatchObject({ status: 'ok', message: 'Queued the health report (8 servers) for 2 recipients.' });
+    expect(await scheduler.runNow('health-report')).toMatchObject({
+      status: 'ok',
+      message: 'Queued the health report (8 servers) for 2 recipients.',
+    });
     expect(await scheduler.runNow('health-report')).toMatchObject({ status: 'ok' });
 
     const queued = await t.db.select().from(mailOutbox).orderBy(mailOutbox.to);
@@ -119,9 +167,13 @@ describe('health-report job', () => {
     expect(queued[0].dedupeKey).toBe(`health-report:${admin.id}:${day}`);
     const m = queued[0];
     if (process.env.SHOW_MAIL) console.log(m.text, m.html);
-    expect(m.subject).toBe('Ops Hub health report: 8 servers: 3 online, 1 warning, 2 offline, 1 maintenance, 1 unknown');
+    expect(m.subject).toBe(
+      'Ops Hub health report: 8 servers: 3 online, 1 warning, 2 offline, 1 maintenance, 1 unknown',
+    );
     expect(m.text).toContain('Hello Ada,');
-    expect(m.text).toMatch(/Changed state since the last report\nServer +Environment +From +Now +Changes +Last change\n[- ]+\nprod-cache-01 +production +online +offline +1 /);
+    expect(m.text).toMatch(
+      /Changed state since the last report\nServer +Environment +From +Now +Changes +Last change\n[- ]+\nprod-cache-01 +production +online +offline +1 /,
+    );
     expect(m.text).toContain('Offline for more than an hour');
     expect(m.text).toMatch(/stage-app-01 +staging +\d+% +40% +95%/);
     expect(m.text).toMatch(/r&d-stale +staging +online/);
@@ -133,7 +185,10 @@ describe('health-report job', () => {
 
     // The next report counts changes from this run on.
     expect((await buildHealthReport(t.db)).changed).toEqual([]);
-    const [{ n }] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from job_runs where job = 'health-report' and result = 'ok'`);
+    const [{ n }] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from job_runs where job = 'health-report' and result = 'ok'`,
+    );
     expect(n).toBe(3);
     expect(await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'opted-out@example.com'))).toEqual([]);
   });

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('health report recipients', () => {
-  it("carry the timezone the app shows them in: the saved one, else the sign-in default (not UTC)", async () => {
+  it('carry the timezone the app shows them in: the saved one, else the sign-in default (not UTC)', async () => {
     await createSignedInUser(t.db, { role: 'admin', email: 'a-default@example.com' });
     const perth = await createSignedInUser(t.db, { role: 'admin', email: 'b-perth@example.com' });
     await t.db.insert(userPreferences).values({ userId: perth.id, timezone: 'Australia/Perth' });

@@ -24,14 +24,28 @@ beforeAll(async () => {
   t = await createTestApp();
   user = await createSignedInUser(t.db);
   // The body hit is newer, so recency alone would put it first.
-  await doc('title', { title: 'Zabbix agent rollout', content: 'Steps for the monitoring agent.', updatedAt: new Date(Date.now() - 86400000) });
+  await doc('title', {
+    title: 'Zabbix agent rollout',
+    content: 'Steps for the monitoring agent.',
+    updatedAt: new Date(Date.now() - 86400000),
+  });
   await doc('body', { title: 'Weekly notes', content: 'We talked about zabbix and the backup window.' });
-  await doc('document', { space: 'documents', title: 'Firewall change procedure', content: 'Open a change ticket.', category: 'Network' });
+  await doc('document', {
+    space: 'documents',
+    title: 'Firewall change procedure',
+    content: 'Open a change ticket.',
+    category: 'Network',
+  });
   await doc('deleted', { title: 'Firewall retired rules', content: 'old', deletedAt: new Date() });
   await doc('excerpt', { title: 'Patch night', content: 'Body', excerpt: 'Quarterly kernel patching for the fleet' });
   const [web] = await t.db
     .insert(servers)
-    .values({ name: 'web-prod-01', ipAddress: '127.20.30.40', environment: 'production', primaryFunction: 'Customer portal' })
+    .values({
+      name: 'web-prod-01',
+      ipAddress: '127.20.30.40',
+      environment: 'production',
+      primaryFunction: 'Customer portal',
+    })
     .returning({ id: servers.id });
   ids.server = web.id;
 });
@@ -63,18 +77,36 @@ describe('GET /api/search', () => {
 
   it('ranks a title hit first even when the word is in more items than are ranked (300)', async () => {
     // Written first, so the index yields these body hits before the title hit written last.
-    await t.db.insert(documents).values(
-      Array.from({ length: 320 }, (_, i) => ({ space: 'knowledge' as const, title: `Notes ${i}`, content: 'Restart the nagios service.' })),
-    );
-    await doc('nagiosTitle', { title: 'Nagios upgrade runbook', content: 'Steps.', updatedAt: new Date(Date.now() - 365 * 86400000) });
+    await t.db
+      .insert(documents)
+      .values(
+        Array.from({ length: 320 }, (_, i) => ({
+          space: 'knowledge' as const,
+          title: `Notes ${i}`,
+          content: 'Restart the nagios service.',
+        })),
+      );
+    await doc('nagiosTitle', {
+      title: 'Nagios upgrade runbook',
+      content: 'Steps.',
+      updatedAt: new Date(Date.now() - 365 * 86400000),
+    });
     await doc('nagiosLegacy', { title: 'Nagios legacy checks', content: 'Old legacy plugins.' });
     const results = await (await get('/api/search?q=nagios')).json();
-    expect(results.slice(0, 2).map((r: { id: string }) => r.id).sort()).toEqual([ids.nagiosTitle, ids.nagiosLegacy].sort());
+    expect(
+      results
+        .slice(0, 2)
+        .map((r: { id: string }) => r.id)
+        .sort(),
+    ).toEqual([ids.nagiosTitle, ids.nagiosLegacy].sort());
     expect(results).toHaveLength(8);
   });
 
   it('takes a title candidate only when it matches the whole query, and ranks a query with a negated word', async () => {
-    const rows = await queryRows<{ id: string }>(t.db, sql`select id from ranked_documents(websearch_to_tsquery('english', 'nagios -legacy'), 1000)`);
+    const rows = await queryRows<{ id: string }>(
+      t.db,
+      sql`select id from ranked_documents(websearch_to_tsquery('english', 'nagios -legacy'), 1000)`,
+    );
     expect(rows.map((r) => r.id)).not.toContain(ids.nagiosLegacy);
     // ts_rank scores a query with a negation 1e-20 for every item; ranked by its positive part, the title hit leads.
     expect(rows[0].id).toBe(ids.nagiosTitle);
@@ -100,11 +132,24 @@ describe('GET /api/search', () => {
 
   it('finds documents with their own deep link and leaves deleted items out', async () => {
     const results = await (await get('/api/search?q=firewall')).json();
-    expect(results).toEqual([expect.objectContaining({ id: ids.document, type: 'document', category: 'Network', url: `/documents?doc=${ids.document}` })]);
+    expect(results).toEqual([
+      expect.objectContaining({
+        id: ids.document,
+        type: 'document',
+        category: 'Network',
+        url: `/documents?doc=${ids.document}`,
+      }),
+    ]);
   });
 
   it('finds servers by any part of their name, IP address or function', async () => {
-    const server = { id: ids.server, title: 'web-prod-01', type: 'server', category: 'production', url: `/infrastructure?server=${ids.server}` };
+    const server = {
+      id: ids.server,
+      title: 'web-prod-01',
+      type: 'server',
+      category: 'production',
+      url: `/infrastructure?server=${ids.server}`,
+    };
     for (const q of ['web-prod', '127.20.30', '30.40', 'customer portal', 'PROD-01']) {
       const results = await (await get(`/api/search?q=${encodeURIComponent(q)}`)).json();
       expect(results, q).toContainEqual(expect.objectContaining(server));

@@ -6,7 +6,12 @@ import { createSignedInUser, type TestUser } from '../helpers/users';
 let t: TestContext;
 let user: TestUser;
 
-const base = { name: 'web-01', hostname: 'web-01.corp.example.com', ipAddress: '127.0.0.11', environment: 'production' };
+const base = {
+  name: 'web-01',
+  hostname: 'web-01.corp.example.com',
+  ipAddress: '127.0.0.11',
+  environment: 'production',
+};
 
 async function call(method: string, path: string, body?: unknown, cookie = user.cookie) {
   const res = await t.app.request(path, jsonRequest(method, body, cookie));
@@ -29,29 +34,89 @@ describe('servers API', () => {
   it('creates a server with the spec defaults and answers the spec fields plus monitorPort', async () => {
     const { status, body } = await call('POST', '/api/servers', { name: 'defaults-01' });
     expect(status).toBe(201);
-    expect(body).toMatchObject({ name: 'defaults-01', environment: 'development', status: 'unknown', monitorPort: 22, cpuUsage: 0, memoryUsage: 0, diskUsage: 0, uptime: 0, lastHealthCheck: null, hostname: null });
+    expect(body).toMatchObject({
+      name: 'defaults-01',
+      environment: 'development',
+      status: 'unknown',
+      monitorPort: 22,
+      cpuUsage: 0,
+      memoryUsage: 0,
+      diskUsage: 0,
+      uptime: 0,
+      lastHealthCheck: null,
+      hostname: null,
+    });
     expect(Object.keys(body).sort()).toEqual(
-      ['id', 'name', 'hostname', 'ipAddress', 'domain', 'network', 'environment', 'operatingSystem', 'serverType', 'hardwareModel', 'serverLocation', 'primaryFunction', 'secondaryFunction', 'tertiaryFunction', 'teamOwner', 'keyContacts', 'description', 'notes', 'status', 'cpuUsage', 'memoryUsage', 'diskUsage', 'uptime', 'lastHealthCheck', 'managedBy', 'monitorPort', 'createdAt', 'updatedAt'].sort(),
+      [
+        'id',
+        'name',
+        'hostname',
+        'ipAddress',
+        'domain',
+        'network',
+        'environment',
+        'operatingSystem',
+        'serverType',
+        'hardwareModel',
+        'serverLocation',
+        'primaryFunction',
+        'secondaryFunction',
+        'tertiaryFunction',
+        'teamOwner',
+        'keyContacts',
+        'description',
+        'notes',
+        'status',
+        'cpuUsage',
+        'memoryUsage',
+        'diskUsage',
+        'uptime',
+        'lastHealthCheck',
+        'managedBy',
+        'monitorPort',
+        'createdAt',
+        'updatedAt',
+      ].sort(),
     );
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
   });
 
   it('lists, reads, updates and deletes', async () => {
-    const created = (await call('POST', '/api/servers', { ...base, operatingSystem: 'Debian 12', teamOwner: 'Platform' })).body;
+    const created = (
+      await call('POST', '/api/servers', { ...base, operatingSystem: 'Debian 12', teamOwner: 'Platform' })
+    ).body;
     const list = await call('GET', '/api/servers');
     expect(list.body.map((s: { name: string }) => s.name)).toContain('web-01');
     expect((await call('GET', `/api/servers/${created.id}`)).body.ipAddress).toBe('127.0.0.11');
-    const updated = await call('PUT', `/api/servers/${created.id}`, { ...base, name: 'web-01b', status: 'maintenance', monitorPort: 8443 });
+    const updated = await call('PUT', `/api/servers/${created.id}`, {
+      ...base,
+      name: 'web-01b',
+      status: 'maintenance',
+      monitorPort: 8443,
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ name: 'web-01b', status: 'maintenance', monitorPort: 8443, operatingSystem: null });
+    expect(updated.body).toMatchObject({
+      name: 'web-01b',
+      status: 'maintenance',
+      monitorPort: 8443,
+      operatingSystem: null,
+    });
     expect((await call('DELETE', `/api/servers/${created.id}`)).status).toBe(200);
     expect((await call('GET', `/api/servers/${created.id}`)).status).toBe(404);
     expect((await call('DELETE', `/api/servers/${created.id}`)).status).toBe(404);
   });
 
   it('filters the list by search, environment and status', async () => {
-    await call('POST', '/api/servers', { name: 'db-filter-1', environment: 'staging', primaryFunction: 'PostgreSQL primary' });
-    await call('POST', '/api/servers', { name: 'db-filter-2', environment: 'production', keyContacts: 'ada@example.com' });
+    await call('POST', '/api/servers', {
+      name: 'db-filter-1',
+      environment: 'staging',
+      primaryFunction: 'PostgreSQL primary',
+    });
+    await call('POST', '/api/servers', {
+      name: 'db-filter-2',
+      environment: 'production',
+      keyContacts: 'ada@example.com',
+    });
     const byFunction = await call('GET', '/api/servers?q=postgresql');
     expect(byFunction.body.map((s: { name: string }) => s.name)).toEqual(['db-filter-1']);
     const byContact = await call('GET', '/api/servers?q=ADA@');
@@ -68,7 +133,9 @@ describe('servers API', () => {
     expect(dup.body.message).toMatch(/already exists/);
     const other = (await call('POST', '/api/servers', { name: 'unique-02' })).body;
     expect((await call('PUT', `/api/servers/${other.id}`, { name: 'unique-01' })).status).toBe(409);
-    expect((await call('PUT', `/api/servers/${other.id}`, { name: 'unique-02', notes: 'same name is fine' })).status).toBe(200);
+    expect(
+      (await call('PUT', `/api/servers/${other.id}`, { name: 'unique-02', notes: 'same name is fine' })).status,
+    ).toBe(200);
   });
 
   it.each([
@@ -93,7 +160,12 @@ describe('servers API', () => {
   });
 
   it('accepts IPv6, a trailing-dot FQDN and the top port', async () => {
-    const { status, body } = await call('POST', '/api/servers', { name: 'v6', ipAddress: '::1', hostname: 'loopback.corp.example.com.', monitorPort: 65535 });
+    const { status, body } = await call('POST', '/api/servers', {
+      name: 'v6',
+      ipAddress: '::1',
+      hostname: 'loopback.corp.example.com.',
+      monitorPort: 65535,
+    });
     expect(status).toBe(201);
     expect(body.ipAddress).toBe('::1');
     expect((await call('POST', '/api/servers', { name: 'v6b', ipAddress: '::ffff:127.0.0.1' })).status).toBe(201);
@@ -101,18 +173,41 @@ describe('servers API', () => {
 
   it('answers 404 for unknown and malformed ids', async () => {
     expect((await call('GET', '/api/servers/not-a-uuid')).status).toBe(404);
-    expect((await call('PUT', '/api/servers/00000000-0000-4000-8000-000000000000', { name: 'ghost' })).status).toBe(404);
-    expect((await call('PUT', '/api/servers/00000000-0000-4000-8000-000000000000/metrics', { cpuUsage: 1, memoryUsage: 1, diskUsage: 1, uptime: 1 })).status).toBe(404);
+    expect((await call('PUT', '/api/servers/00000000-0000-4000-8000-000000000000', { name: 'ghost' })).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await call('PUT', '/api/servers/00000000-0000-4000-8000-000000000000/metrics', {
+          cpuUsage: 1,
+          memoryUsage: 1,
+          diskUsage: 1,
+          uptime: 1,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('stores metrics from a session, with validation and an audited status change', async () => {
     const s = (await call('POST', '/api/servers', { name: 'metrics-01' })).body;
-    const res = await call('PUT', `/api/servers/${s.id}/metrics`, { cpuUsage: 12.5, memoryUsage: 40, diskUsage: 99, uptime: 90061.7, status: 'online' });
+    const res = await call('PUT', `/api/servers/${s.id}/metrics`, {
+      cpuUsage: 12.5,
+      memoryUsage: 40,
+      diskUsage: 99,
+      uptime: 90061.7,
+      status: 'online',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ cpuUsage: 12.5, memoryUsage: 40, diskUsage: 99, uptime: 90061, status: 'online' });
     const audits = await t.db.select().from(auditLog);
     expect(audits.some((a) => a.action === 'server.status' && a.entityId === s.id)).toBe(true);
-    for (const bad of [{ cpuUsage: 101, memoryUsage: 1, diskUsage: 1, uptime: 1 }, { cpuUsage: 1, memoryUsage: -1, diskUsage: 1, uptime: 1 }, { cpuUsage: 1, memoryUsage: 1, diskUsage: 1, uptime: -5 }, { cpuUsage: '5', memoryUsage: 1, diskUsage: 1, uptime: 1 }, { cpuUsage: 1, memoryUsage: 1, diskUsage: 1, uptime: 1, status: 'up' }]) {
+    for (const bad of [
+      { cpuUsage: 101, memoryUsage: 1, diskUsage: 1, uptime: 1 },
+      { cpuUsage: 1, memoryUsage: -1, diskUsage: 1, uptime: 1 },
+      { cpuUsage: 1, memoryUsage: 1, diskUsage: 1, uptime: -5 },
+      { cpuUsage: '5', memoryUsage: 1, diskUsage: 1, uptime: 1 },
+      { cpuUsage: 1, memoryUsage: 1, diskUsage: 1, uptime: 1, status: 'up' },
+    ]) {
       const r = await call('PUT', `/api/servers/${s.id}/metrics`, bad);
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(typeof r.body.message).toBe('string');
@@ -120,7 +215,11 @@ describe('servers API', () => {
   });
 
   it('refuses cross-site writes', async () => {
-    const res = await t.app.request('/api/servers', { method: 'POST', headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json', Cookie: user.cookie }, body: JSON.stringify(base) });
+    const res = await t.app.request('/api/servers', {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json', Cookie: user.cookie },
+      body: JSON.stringify(base),
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -128,13 +227,25 @@ describe('servers API', () => {
 describe('server document links', () => {
   it('links, lists and unlinks documents (body or query documentId)', async () => {
     const s = (await call('POST', '/api/servers', { name: 'links-01' })).body;
-    const [doc] = await t.db.insert(documents).values({ space: 'knowledge', title: 'Restart runbook', content: '# Restart' }).returning();
-    const [doc2] = await t.db.insert(documents).values({ space: 'documents', title: 'Build sheet', content: 'x' }).returning();
-    const linked = await call('POST', `/api/servers/${s.id}/documents`, { documentId: doc.id, documentType: 'runbook' });
+    const [doc] = await t.db
+      .insert(documents)
+      .values({ space: 'knowledge', title: 'Restart runbook', content: '# Restart' })
+      .returning();
+    const [doc2] = await t.db
+      .insert(documents)
+      .values({ space: 'documents', title: 'Build sheet', content: 'x' })
+      .returning();
+    const linked = await call('POST', `/api/servers/${s.id}/documents`, {
+      documentId: doc.id,
+      documentType: 'runbook',
+    });
     expect(linked.status).toBe(201);
     await call('POST', `/api/servers/${s.id}/documents`, { documentId: doc2.id, documentType: 'build' });
     const list = await call('GET', `/api/servers/${s.id}/documents`);
-    expect(list.body.map((l: { title: string; documentType: string }) => [l.title, l.documentType])).toEqual([['Build sheet', 'build'], ['Restart runbook', 'runbook']]);
+    expect(list.body.map((l: { title: string; documentType: string }) => [l.title, l.documentType])).toEqual([
+      ['Build sheet', 'build'],
+      ['Restart runbook', 'runbook'],
+    ]);
     const { listServersForDocument } = await import('../../src/servers/service');
     expect((await listServersForDocument(t.db, doc.id)).map((x) => x.name)).toEqual(['links-01']);
 
@@ -147,7 +258,10 @@ describe('server document links', () => {
   it('refuses bad links', async () => {
     const s = (await call('POST', '/api/servers', { name: 'links-02' })).body;
     expect((await call('POST', `/api/servers/${s.id}/documents`, { documentId: 'nope' })).status).toBe(400);
-    expect((await call('POST', `/api/servers/${s.id}/documents`, { documentId: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+    expect(
+      (await call('POST', `/api/servers/${s.id}/documents`, { documentId: '00000000-0000-4000-8000-000000000000' }))
+        .status,
+    ).toBe(404);
     expect((await call('DELETE', `/api/servers/${s.id}/documents`)).status).toBe(400);
   });
 });

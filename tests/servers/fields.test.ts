@@ -31,7 +31,9 @@ describe('checkServerForm matches serverInput', () => {
   });
 
   it('knows addresses', () => {
-    for (const ok of ['127.0.0.1', '::1', '::', '2001:db8::8a2e:370:7334', '::ffff:127.0.0.1', '1:2:3:4:5:6:7:8']) expect(isIp(ok), ok).toBe(true);
-    for (const bad of ['', '127.0.0', '127.0.0.01', '1:2:3:4:5:6:7:8:9', '1::2::3', 'g::1', '1:2:3:4:5:6:7::8:9']) expect(isIp(bad), bad).toBe(false);
+    for (const ok of ['127.0.0.1', '::1', '::', '2001:db8::8a2e:370:7334', '::ffff:127.0.0.1', '1:2:3:4:5:6:7:8'])
+      expect(isIp(ok), ok).toBe(true);
+    for (const bad of ['', '127.0.0', '127.0.0.01', '1:2:3:4:5:6:7:8:9', '1::2::3', 'g::1', '1:2:3:4:5:6:7::8:9'])
+      expect(isIp(bad), bad).toBe(false);
   });
 });

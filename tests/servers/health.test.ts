@@ -100,13 +100,28 @@ describe('probeServer', () => {
   });
 
   it('stores a change to announce as unannounced, with the status, and an unchanged or minor one as not', async () => {
-    const down = await addServer({ name: 'probe-unannounced', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'online' });
-    const busy = await addServer({ name: 'probe-minor', ipAddress: '127.0.0.1', monitorPort: openPort, status: 'online', cpuUsage: 95 });
+    const down = await addServer({
+      name: 'probe-unannounced',
+      ipAddress: '127.0.0.1',
+      monitorPort: closedPort,
+      status: 'online',
+    });
+    const busy = await addServer({
+      name: 'probe-minor',
+      ipAddress: '127.0.0.1',
+      monitorPort: openPort,
+      status: 'online',
+      cpuUsage: 95,
+    });
     await probeServer(t.db, down.id);
     await probeServer(t.db, down.id);
     await probeServer(t.db, busy.id);
     const checks = await t.db
-      .select({ serverId: healthChecks.serverId, previous: healthChecks.previousStatus, unannounced: healthChecks.unannounced })
+      .select({
+        serverId: healthChecks.serverId,
+        previous: healthChecks.previousStatus,
+        unannounced: healthChecks.unannounced,
+      })
       .from(healthChecks)
       .where(inArray(healthChecks.serverId, [down.id, busy.id]))
       .orderBy(asc(healthChecks.checkedAt));
@@ -118,7 +133,12 @@ describe('probeServer', () => {
   });
 
   it('two checks of one server at once store one change, not two', async () => {
-    const row = await addServer({ name: 'probe-twice', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'online' });
+    const row = await addServer({
+      name: 'probe-twice',
+      ipAddress: '127.0.0.1',
+      monitorPort: closedPort,
+      status: 'online',
+    });
     await Promise.all([probeServer(t.db, row.id), probeServer(t.db, row.id)]);
     const checks = await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id));
     expect(checks.map((c) => `${c.previousStatus}→${c.status}`).sort()).toEqual(['offline→offline', 'online→offline']);
@@ -128,7 +148,12 @@ describe('probeServer', () => {
   });
 
   it('does not probe servers in maintenance', async () => {
-    const row = await addServer({ name: 'probe-maint', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'maintenance' });
+    const row = await addServer({
+      name: 'probe-maint',
+      ipAddress: '127.0.0.1',
+      monitorPort: closedPort,
+      status: 'maintenance',
+    });
     expect((await probeServer(t.db, row.id)).server.status).toBe('maintenance');
     expect(await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id))).toEqual([]);
   });
@@ -141,16 +166,25 @@ describe('probeServer', () => {
     expect(body).toMatchObject({ id: row.id, status: 'online', monitorPort: openPort });
     expect(body.lastHealthCheck).toMatch(/Z$/);
     expect((await t.app.request(`/api/servers/${row.id}/health-check`, jsonRequest('POST'))).status).toBe(401);
-    expect((await t.app.request('/api/servers/00000000-0000-4000-8000-000000000000/health-check', jsonRequest('POST', undefined, user.cookie))).status).toBe(404);
+    expect(
+      (
+        await t.app.request(
+          '/api/servers/00000000-0000-4000-8000-000000000000/health-check',
+          jsonRequest('POST', undefined, user.cookie),
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe('checkAllServers', () => {
   it('checks every server not in maintenance with bounded concurrency and sums the outcome', async () => {
     await t.db.delete(servers);
-    for (let i = 0; i < 5; i++) await addServer({ name: `all-open-${i}`, ipAddress: `127.0.0.1`, monitorPort: openPort });
+    for (let i = 0; i < 5; i++)
+      await addServer({ name: `all-open-${i}`, ipAddress: `127.0.0.1`, monitorPort: openPort });
     await addServer({ name: 'all-busy', ipAddress: '127.0.0.1', monitorPort: openPort, cpuUsage: 95 });
-    for (let i = 0; i < 3; i++) await addServer({ name: `all-closed-${i}`, ipAddress: '127.0.0.1', monitorPort: closedPort });
+    for (let i = 0; i < 3; i++)
+      await addServer({ name: `all-closed-${i}`, ipAddress: '127.0.0.1', monitorPort: closedPort });
     await addServer({ name: 'all-maint', ipAddress: '127.0.0.1', monitorPort: openPort, status: 'maintenance' });
     const summary = await checkAllServers(t.db, { concurrency: 3 });
     expect(summary).toMatchObject({ checked: 9, online: 5, warning: 1, offline: 3 });
@@ -167,10 +201,28 @@ describe('checkAllServers', () => {
 
   it('lists the servers that went offline or came back, each with the check that saw it', async () => {
     await t.db.delete(servers);
-    const down = await addServer({ name: 'chg-down', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'warning', environment: 'production' });
-    await addServer({ name: 'chg-back', ipAddress: '127.0.0.1', monitorPort: openPort, status: 'offline', cpuUsage: 95 });
+    const down = await addServer({
+      name: 'chg-down',
+      ipAddress: '127.0.0.1',
+      monitorPort: closedPort,
+      status: 'warning',
+      environment: 'production',
+    });
+    await addServer({
+      name: 'chg-back',
+      ipAddress: '127.0.0.1',
+      monitorPort: openPort,
+      status: 'offline',
+      cpuUsage: 95,
+    });
     await addServer({ name: 'chg-same', ipAddress: '127.0.0.1', monitorPort: closedPort, status: 'offline' });
-    await addServer({ name: 'chg-busy', ipAddress: '127.0.0.1', monitorPort: openPort, status: 'online', cpuUsage: 95 });
+    await addServer({
+      name: 'chg-busy',
+      ipAddress: '127.0.0.1',
+      monitorPort: openPort,
+      status: 'online',
+      cpuUsage: 95,
+    });
     const { changes } = await checkAllServers(t.db);
     expect(changes.map((c) => [c.name, c.from, c.to]).sort()).toEqual([
       ['chg-back', 'offline', 'warning'],

@@ -7,9 +7,12 @@ import { createSignedInUser, type TestUser } from '../helpers/users';
 let t: TestContext;
 let user: TestUser;
 
-const list = async (headers: Record<string, string> = {}) => t.app.request('/api/servers', { headers: { Cookie: user.cookie, ...headers } });
-const names = async () => ((await (await list()).json()) as { name: string; status: string }[]).map((s) => `${s.name}:${s.status}`);
-const call = (method: string, path: string, body?: unknown) => t.app.request(path, jsonRequest(method, body, user.cookie));
+const list = async (headers: Record<string, string> = {}) =>
+  t.app.request('/api/servers', { headers: { Cookie: user.cookie, ...headers } });
+const names = async () =>
+  ((await (await list()).json()) as { name: string; status: string }[]).map((s) => `${s.name}:${s.status}`);
+const call = (method: string, path: string, body?: unknown) =>
+  t.app.request(path, jsonRequest(method, body, user.cookie));
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -30,7 +33,13 @@ describe('GET /api/servers (cached whole list)', () => {
     await call('PUT', `/api/servers/${a.id}`, { name: 'cache-a', status: 'maintenance' });
     expect(await names()).toEqual(['cache-a:maintenance']);
     expect((await list({ 'If-None-Match': etag })).status).toBe(200);
-    await call('PUT', `/api/servers/${a.id}/metrics`, { cpuUsage: 1, memoryUsage: 2, diskUsage: 3, uptime: 4, status: 'online' });
+    await call('PUT', `/api/servers/${a.id}/metrics`, {
+      cpuUsage: 1,
+      memoryUsage: 2,
+      diskUsage: 3,
+      uptime: 4,
+      status: 'online',
+    });
     expect(await names()).toEqual(['cache-a:online']);
     await call('PUT', `/api/servers/${a.id}`, { name: 'cache-a', ipAddress: '127.0.0.1', monitorPort: 1 });
     await probeServer(t.db, a.id, { timeoutMs: 500 });

@@ -12,7 +12,8 @@ const page = async (path: string) => {
   const res = await t.app.request(path, { headers: { Cookie: user.cookie } });
   return { status: res.status, html: await res.text(), res };
 };
-const rowNames = (html: string) => [...html.matchAll(/<span class="server-cell__name">([^<]+)<\/span>/g)].map((m) => m[1]);
+const rowNames = (html: string) =>
+  [...html.matchAll(/<span class="server-cell__name">([^<]+)<\/span>/g)].map((m) => m[1]);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -37,9 +38,18 @@ describe('/infrastructure without JavaScript', () => {
   });
 
   it('renders the table on the server, filtered by the GET form parameters', async () => {
-    [prod] = await t.db.insert(servers).values({ name: 'app-prod', ipAddress: '127.0.0.21', environment: 'production', status: 'online', uptime: 90000 }).returning();
+    [prod] = await t.db
+      .insert(servers)
+      .values({ name: 'app-prod', ipAddress: '127.0.0.21', environment: 'production', status: 'online', uptime: 90000 })
+      .returning();
     await t.db.insert(servers).values([
-      { name: 'app-stage', ipAddress: '127.0.0.22', environment: 'staging', status: 'warning', operatingSystem: 'Debian 12' },
+      {
+        name: 'app-stage',
+        ipAddress: '127.0.0.22',
+        environment: 'staging',
+        status: 'warning',
+        operatingSystem: 'Debian 12',
+      },
       { name: 'app-dev', ipAddress: '127.0.0.23', environment: 'development', status: 'offline' },
     ]);
     const all = await page('/infrastructure');
@@ -71,12 +81,17 @@ describe('/infrastructure without JavaScript', () => {
 
 describe('/infrastructure pages of 50 rows', () => {
   it('pages with plain links, and opens the page holding a ?server= row', async () => {
-    const rows = Array.from({ length: 60 }, (_, i) => ({ name: `pg-${String(i).padStart(2, '0')}`, ipAddress: `127.0.1.${i + 1}` }));
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      name: `pg-${String(i).padStart(2, '0')}`,
+      ipAddress: `127.0.1.${i + 1}`,
+    }));
     const inserted = await t.db.insert(servers).values(rows).returning();
     const first = await page('/infrastructure?q=pg-');
     expect(rowNames(first.html)).toHaveLength(50);
     // The island's props carry the page shown, not the whole inventory.
-    const props = JSON.parse(/data-props="([^"]*)"/.exec(first.html)![1].replaceAll('&quot;', '"').replaceAll('&amp;', '&'));
+    const props = JSON.parse(
+      /data-props="([^"]*)"/.exec(first.html)![1].replaceAll('&quot;', '"').replaceAll('&amp;', '&'),
+    );
     expect(props.pageRows).toHaveLength(50);
     expect(props).toMatchObject({ total: 60, pageIndex: 0 });
     expect(first.html).toContain('Showing 1–50 of 60');
@@ -87,7 +102,12 @@ describe('/infrastructure pages of 50 rows', () => {
     const linked = await page(`/infrastructure?q=pg-&server=${target.id}`);
     expect(linked.html).toContain('Page 2 of 2');
     expect(linked.html).toMatch(new RegExp(`<tr data-row-id="${target.id}" data-highlight=""`));
-    await t.db.delete(servers).where(inArray(servers.id, inserted.map((r) => r.id)));
+    await t.db.delete(servers).where(
+      inArray(
+        servers.id,
+        inserted.map((r) => r.id),
+      ),
+    );
   });
 });
 
@@ -95,7 +115,12 @@ describe('/infrastructure/{id}', () => {
   it('shows every field, the health history and linked documents', async () => {
     await t.db.insert(healthChecks).values([
       { serverId: prod.id, status: 'online', latencyMs: 3, checkedAt: new Date(Date.now() - 60_000) },
-      { serverId: prod.id, status: 'offline', latencyMs: null, error: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.21:22' },
+      {
+        serverId: prod.id,
+        status: 'offline',
+        latencyMs: null,
+        error: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.21:22',
+      },
     ]);
     const { status, html } = await page(`/infrastructure/${prod.id}`);
     expect(status).toBe(200);
@@ -109,16 +134,26 @@ describe('/infrastructure/{id}', () => {
   });
 
   it('links and unlinks a document with plain forms', async () => {
-    const [doc] = await t.db.insert(documents).values({ space: 'knowledge', title: 'DB failover runbook', content: 'steps' }).returning();
+    const [doc] = await t.db
+      .insert(documents)
+      .values({ space: 'knowledge', title: 'DB failover runbook', content: 'steps' })
+      .returning();
     const form = (body: Record<string, string>) => ({
       method: 'POST',
-      headers: { Cookie: user.cookie, Origin: 'http://localhost:3000', 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        Cookie: user.cookie,
+        Origin: 'http://localhost:3000',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams(body).toString(),
     });
     const bad = await t.app.request(`/infrastructure/${prod.id}/documents`, form({ documentId: '' }));
     expect(bad.status).toBe(422);
     expect(await bad.text()).toContain('Choose a document to link.');
-    const ok = await t.app.request(`/infrastructure/${prod.id}/documents`, form({ documentId: doc.id, documentType: 'runbook' }));
+    const ok = await t.app.request(
+      `/infrastructure/${prod.id}/documents`,
+      form({ documentId: doc.id, documentType: 'runbook' }),
+    );
     expect(ok.status).toBe(303);
     const { html } = await page(`/infrastructure/${prod.id}`);
     expect(html).toContain(`href="/knowledge-base?doc=${doc.id}"`);
@@ -132,12 +167,14 @@ describe('/infrastructure/{id}', () => {
   });
 });
 
-describe('/infrastructure in the user\'s timezone', () => {
+describe("/infrastructure in the user's timezone", () => {
   it('renders the uptime fallback (last check) in the saved timezone and hands it to the island', async () => {
     const sydney = await createSignedInUser(t.db);
     await t.db.insert(userPreferences).values({ userId: sydney.id, timezone: 'Australia/Sydney' });
     // 14:15 UTC on 20 Nov is 1:15 am on 21 Nov in Sydney (AEDT, UTC+11).
-    await t.db.insert(servers).values({ name: 'tz-checked', uptime: 0, lastHealthCheck: new Date('2026-11-20T14:15:00Z') });
+    await t.db
+      .insert(servers)
+      .values({ name: 'tz-checked', uptime: 0, lastHealthCheck: new Date('2026-11-20T14:15:00Z') });
     const res = await t.app.request('/infrastructure?q=tz-checked', { headers: { Cookie: sydney.cookie } });
     const html = await res.text();
     expect(html).toContain('21 Nov 2026, 1:15 am');

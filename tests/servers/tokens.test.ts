@@ -60,7 +60,10 @@ describe('API tokens', () => {
     expect(row.tokenHash).toBe(hashToken(created.token));
     expect(JSON.stringify(row)).not.toContain(created.token);
     const list = await (await app.app.request('/api/tokens', jsonRequest('GET', undefined, admin.cookie))).json();
-    expect(list.find((t: { id: string }) => t.id === created.id)).toMatchObject({ name: 'cron on web-01', revokedAt: null });
+    expect(list.find((t: { id: string }) => t.id === created.id)).toMatchObject({
+      name: 'cron on web-01',
+      revokedAt: null,
+    });
     expect(JSON.stringify(list)).not.toContain(created.token);
   });
 
@@ -70,21 +73,37 @@ describe('API tokens', () => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ cpuUsage: 5, memoryUsage: 6, diskUsage: 7, uptime: 3600 });
     expect((await app.app.request(`/api/servers/${serverId}/metrics`, bearer('ops_wrong'))).status).toBe(401);
-    expect((await app.app.request(`/api/servers/${serverId}/metrics`, bearer(token, { ...metrics, cpuUsage: 120 }))).status).toBe(400);
+    expect(
+      (await app.app.request(`/api/servers/${serverId}/metrics`, bearer(token, { ...metrics, cpuUsage: 120 }))).status,
+    ).toBe(400);
     // The token grants metrics only, not the rest of the API.
-    expect((await app.app.request(`/api/servers/${serverId}`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(401);
-    const [row] = await app.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hashToken(token)));
+    expect(
+      (await app.app.request(`/api/servers/${serverId}`, { headers: { Authorization: `Bearer ${token}` } })).status,
+    ).toBe(401);
+    const [row] = await app.db
+      .select()
+      .from(apiTokens)
+      .where(eq(apiTokens.tokenHash, hashToken(token)));
     expect(row.lastUsedAt).not.toBeNull();
   });
 
   it('are refused once revoked', async () => {
     const { id, token } = await newToken('to revoke');
     expect((await app.app.request(`/api/servers/${serverId}/metrics`, bearer(token))).status).toBe(200);
-    expect((await app.app.request(`/api/tokens/${id}`, jsonRequest('DELETE', undefined, admin.cookie))).status).toBe(200);
+    expect((await app.app.request(`/api/tokens/${id}`, jsonRequest('DELETE', undefined, admin.cookie))).status).toBe(
+      200,
+    );
     const refused = await app.app.request(`/api/servers/${serverId}/metrics`, bearer(token));
     expect(refused.status).toBe(401);
     expect((await refused.json()).message).toBe('Invalid or revoked API token.');
-    expect((await app.app.request('/api/tokens/00000000-0000-4000-8000-000000000000', jsonRequest('DELETE', undefined, admin.cookie))).status).toBe(404);
+    expect(
+      (
+        await app.app.request(
+          '/api/tokens/00000000-0000-4000-8000-000000000000',
+          jsonRequest('DELETE', undefined, admin.cookie),
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it('work with the README shell agent, run for real against the listening app', async () => {
@@ -92,7 +111,10 @@ describe('API tokens', () => {
     const script = path.join(import.meta.dirname, 'ops-agent.sh');
     const readme = readFileSync(path.join(import.meta.dirname, '../../README.md'), 'utf8');
     expect(readme).toContain(readFileSync(script, 'utf8').trimEnd());
-    await run('sh', [script], { env: { PATH: process.env.PATH, OPSHUB_URL: app.url, OPSHUB_TOKEN: token, SERVER_ID: serverId }, timeout: 15_000 });
+    await run('sh', [script], {
+      env: { PATH: process.env.PATH, OPSHUB_URL: app.url, OPSHUB_TOKEN: token, SERVER_ID: serverId },
+      timeout: 15_000,
+    });
     const [row] = await app.db.select().from(servers).where(eq(servers.id, serverId));
     expect(row.metricsUpdatedAt).not.toBeNull();
     expect(row.uptime).toBeGreaterThan(0);

@@ -8,14 +8,22 @@ let t: TestContext;
 let user: TestUser;
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 function upload(bytes: Uint8Array, filename: string, type: string, cookie = user.cookie) {
   const form = new FormData();
   form.set('avatar', new Blob([new Uint8Array(bytes)], { type }), filename);
-  return t.app.request('/settings/avatar', { method: 'POST', headers: { Cookie: cookie, Origin: TEST_ORIGIN }, body: form });
+  return t.app.request('/settings/avatar', {
+    method: 'POST',
+    headers: { Cookie: cookie, Origin: TEST_ORIGIN },
+    body: form,
+  });
 }
-const avatarOf = async (id = user.id) => (await t.db.select({ url: users.profileImageUrl }).from(users).where(eq(users.id, id)))[0].url;
+const avatarOf = async (id = user.id) =>
+  (await t.db.select({ url: users.profileImageUrl }).from(users).where(eq(users.id, id)))[0].url;
 const page = async (path = '/settings') => (await t.app.request(path, { headers: { Cookie: user.cookie } })).text();
 
 beforeAll(async () => {
@@ -54,17 +62,40 @@ describe('Change Avatar (Settings › Profile Information)', () => {
     expect((await upload(PNG, 'again.png', 'image/png')).status).toBe(303);
     const second = (await avatarOf())!;
     expect(second).not.toBe(first);
-    expect(await t.db.select().from(objects).where(eq(objects.id, first.slice('/objects/'.length)))).toEqual([]);
-    const removed = await t.app.request('/settings/avatar/remove', { method: 'POST', headers: { Cookie: user.cookie, Origin: TEST_ORIGIN } });
+    expect(
+      await t.db
+        .select()
+        .from(objects)
+        .where(eq(objects.id, first.slice('/objects/'.length))),
+    ).toEqual([]);
+    const removed = await t.app.request('/settings/avatar/remove', {
+      method: 'POST',
+      headers: { Cookie: user.cookie, Origin: TEST_ORIGIN },
+    });
     expect(removed.status).toBe(303);
     expect(await avatarOf()).toBeNull();
-    expect(await t.db.select().from(objects).where(eq(objects.id, second.slice('/objects/'.length)))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(objects)
+        .where(eq(objects.id, second.slice('/objects/'.length))),
+    ).toEqual([]);
   });
 
   it('refuses what is not an image by its bytes (SVG, HTML, a lying name and type), an empty file and one over 2 MB', async () => {
     const cases: [Uint8Array, string, string, string][] = [
-      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'x.svg', 'image/svg+xml', 'Only PNG, JPEG, GIF and WebP images can be used as an avatar.'],
-      [Buffer.from('<html><script>alert(1)</script></html>'), 'x.png', 'image/png', 'Only PNG, JPEG, GIF and WebP images can be used as an avatar.'],
+      [
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        'x.svg',
+        'image/svg+xml',
+        'Only PNG, JPEG, GIF and WebP images can be used as an avatar.',
+      ],
+      [
+        Buffer.from('<html><script>alert(1)</script></html>'),
+        'x.png',
+        'image/png',
+        'Only PNG, JPEG, GIF and WebP images can be used as an avatar.',
+      ],
       [new Uint8Array(), 'empty.png', 'image/png', 'Choose an image to upload.'],
       [Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]), 'big.png', 'image/png', 'Avatars can be at most 2 MB.'],
     ];
@@ -78,7 +109,10 @@ describe('Change Avatar (Settings › Profile Information)', () => {
   });
 
   it("never shows another site's picture (an identity provider's URL): initials instead", async () => {
-    await t.db.update(users).set({ profileImageUrl: 'https://lh3.googleusercontent.com/a/pic' }).where(eq(users.id, user.id));
+    await t.db
+      .update(users)
+      .set({ profileImageUrl: 'https://lh3.googleusercontent.com/a/pic' })
+      .where(eq(users.id, user.id));
     const html = await page();
     expect(html).not.toContain('googleusercontent');
     expect(html).toContain('action="/settings/avatar/remove"');
@@ -87,7 +121,11 @@ describe('Change Avatar (Settings › Profile Information)', () => {
   it('refuses a cross-site upload', async () => {
     const form = new FormData();
     form.set('avatar', new Blob([PNG], { type: 'image/png' }), 'x.png');
-    const res = await t.app.request('/settings/avatar', { method: 'POST', headers: { Cookie: user.cookie, Origin: 'https://evil.example' }, body: form });
+    const res = await t.app.request('/settings/avatar', {
+      method: 'POST',
+      headers: { Cookie: user.cookie, Origin: 'https://evil.example' },
+      body: form,
+    });
     expect(res.status).toBe(403);
   });
 });

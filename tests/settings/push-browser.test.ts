@@ -25,7 +25,11 @@ async function signedIn(): Promise<BrowserContext> {
 
 describe.skipIf(!hasBrowser)('Push notifications switch in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
-    app = await startApp({ VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: 'mailto:ops@example.com' });
+    app = await startApp({
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: 'mailto:ops@example.com',
+    });
     browser = await launchBrowser();
     user = await createSignedInUser(app.db, { email: 'push-browser@example.com' });
   });
@@ -58,14 +62,18 @@ describe.skipIf(!hasBrowser)('Push notifications switch in Chromium', { timeout:
 
   it('turning it off tells the server: Push off and every subscription of the user forgotten', async () => {
     const sub = browserSubscription('https://push.example.net/send/old-browser').json;
-    await app.db.insert(pushSubscriptions).values({ userId: user.id, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth });
+    await app.db
+      .insert(pushSubscriptions)
+      .values({ userId: user.id, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth });
     await app.db.insert(userPreferences).values({ userId: user.id, pushNotifications: true });
     const context = await signedIn();
     const page = await context.newPage();
     await page.goto(app.url + '/settings');
     const toggle = page.getByRole('switch', { name: /Push notifications/ });
     expect(await toggle.isChecked()).toBe(true);
-    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/push-')))).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/push-'))))
+      .toBe(true);
     await toggle.click();
     await page.getByText('Push notifications are off.').waitFor();
     expect(await toggle.isChecked()).toBe(false);

@@ -18,14 +18,26 @@ const post = (path: string, form: Record<string, string>, cookie = user.cookie) 
     body: new URLSearchParams(form).toString(),
   });
 /** Security alerts queued for the user. */
-const alerts = () => t.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, user.email), like(mailOutbox.dedupeKey, 'security:%')));
-const prefs = async (id = user.id) => (await t.db.select().from(userPreferences).where(eq(userPreferences.userId, id)))[0];
+const alerts = () =>
+  t.db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.to, user.email), like(mailOutbox.dedupeKey, 'security:%')));
+const prefs = async (id = user.id) =>
+  (await t.db.select().from(userPreferences).where(eq(userPreferences.userId, id)))[0];
 
 beforeAll(async () => {
   t = await createTestApp();
   user = await createSignedInUser(t.db, { firstName: 'Ada', lastName: 'Lovelace' });
   const created = new Date(Date.now() - 200 * 86400000);
-  await t.db.update(users).set({ password: await hashPassword('old-password-1'), createdAt: created, passwordUpdatedAt: new Date(Date.now() - 95 * 86400000) }).where(eq(users.id, user.id));
+  await t.db
+    .update(users)
+    .set({
+      password: await hashPassword('old-password-1'),
+      createdAt: created,
+      passwordUpdatedAt: new Date(Date.now() - 95 * 86400000),
+    })
+    .where(eq(users.id, user.id));
 });
 afterAll(() => t.close());
 
@@ -36,7 +48,15 @@ describe('/settings', () => {
 
   it('shows every section with the spec defaults, the read-only e-mail and the real password age', async () => {
     const html = await (await get('/settings')).text();
-    for (const s of ['Profile Information', 'Notifications', 'Appearance &amp; Preferences', 'Security', 'Danger Zone', 'Scheduled health reports']) expect(html, s).toContain(s);
+    for (const s of [
+      'Profile Information',
+      'Notifications',
+      'Appearance &amp; Preferences',
+      'Security',
+      'Danger Zone',
+      'Scheduled health reports',
+    ])
+      expect(html, s).toContain(s);
     expect(html).toMatch(/<option selected="">Australia\/Sydney<\/option>/);
     expect(html).toMatch(/<option selected="">IT Operations<\/option>/);
     expect(html).toMatch(/id="settings-email"[^>]*readOnly[^>]*disabled/i);
@@ -49,7 +69,12 @@ describe('/settings', () => {
   });
 
   it('saves the profile (303, "Profile Updated") and the new timezone is used from then on', async () => {
-    const res = await post('/settings/profile', { firstName: 'Augusta', lastName: 'King', department: 'Development', timezone: 'Australia/Perth' });
+    const res = await post('/settings/profile', {
+      firstName: 'Augusta',
+      lastName: 'King',
+      department: 'Development',
+      timezone: 'Australia/Perth',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/settings?updated=profile');
     const html = await (await get('/settings?updated=profile')).text();
@@ -63,7 +88,12 @@ describe('/settings', () => {
   });
 
   it('re-renders the profile with 422 and messages for bad input', async () => {
-    const res = await post('/settings/profile', { firstName: ' ', lastName: 'King', department: 'Nowhere', timezone: 'Mars/Olympus' });
+    const res = await post('/settings/profile', {
+      firstName: ' ',
+      lastName: 'King',
+      department: 'Nowhere',
+      timezone: 'Mars/Olympus',
+    });
     expect(res.status).toBe(422);
     const html = await res.text();
     expect(html).toContain('First name is required');
@@ -74,7 +104,13 @@ describe('/settings', () => {
   it('saves notification switches, including scheduled health reports; Push is not a form field (it needs a real subscription)', async () => {
     const res = await post('/settings/notifications', { pushNotifications: 'on', healthReports: 'on' });
     expect(res.headers.get('location')).toBe('/settings?updated=preferences');
-    expect(await prefs()).toMatchObject({ emailNotifications: false, pushNotifications: false, securityAlerts: false, healthReports: true, timezone: 'Australia/Perth' });
+    expect(await prefs()).toMatchObject({
+      emailNotifications: false,
+      pushNotifications: false,
+      securityAlerts: false,
+      healthReports: true,
+      timezone: 'Australia/Perth',
+    });
     expect(await (await get('/settings?updated=preferences')).text()).toContain('Preferences Updated');
   });
 
@@ -87,16 +123,35 @@ describe('/settings', () => {
 
   it('changes the password only with the right current one, and signs out other sessions', async () => {
     const other = await createSession(t.db, user.id);
-    const wrong = await post('/settings/password', { currentPassword: 'nope', newPassword: 'new-password-2', confirmPassword: 'new-password-2' });
+    const wrong = await post('/settings/password', {
+      currentPassword: 'nope',
+      newPassword: 'new-password-2',
+      confirmPassword: 'new-password-2',
+    });
     expect(wrong.status).toBe(422);
     expect(await wrong.text()).toContain('Current password is incorrect.');
-    const missing = await post('/settings/password', { newPassword: 'new-password-2', confirmPassword: 'new-password-2' });
+    const missing = await post('/settings/password', {
+      newPassword: 'new-password-2',
+      confirmPassword: 'new-password-2',
+    });
     expect(await missing.text()).toContain('Current password is required.');
-    const short = await post('/settings/password', { currentPassword: 'old-password-1', newPassword: 'short', confirmPassword: 'short' });
+    const short = await post('/settings/password', {
+      currentPassword: 'old-password-1',
+      newPassword: 'short',
+      confirmPassword: 'short',
+    });
     expect(await short.text()).toContain('Password must be at least 8 characters');
-    const mismatch = await post('/settings/password', { currentPassword: 'old-password-1', newPassword: 'new-password-2', confirmPassword: 'new-password-3' });
+    const mismatch = await post('/settings/password', {
+      currentPassword: 'old-password-1',
+      newPassword: 'new-password-2',
+      confirmPassword: 'new-password-3',
+    });
     expect(await mismatch.text()).toContain('Passwords don&#x27;t match');
-    const ok = await post('/settings/password', { currentPassword: 'old-password-1', newPassword: 'new-password-2', confirmPassword: 'new-password-2' });
+    const ok = await post('/settings/password', {
+      currentPassword: 'old-password-1',
+      newPassword: 'new-password-2',
+      confirmPassword: 'new-password-2',
+    });
     expect(ok.headers.get('location')).toBe('/settings?updated=password');
     const [u] = await t.db.select().from(users).where(eq(users.id, user.id));
     expect(await verifyPassword(u.password!, 'new-password-2')).toBe(true);
@@ -120,12 +175,24 @@ describe('/settings', () => {
 describe('password change and reset links', () => {
   it('voids a reset link that was sent before the password was changed in Settings', async () => {
     const other = await createSignedInUser(t.db, { email: 'resetter@example.com' });
-    await t.db.update(users).set({ password: await hashPassword('first-password-1') }).where(eq(users.id, other.id));
-    expect((await t.app.request('/api/auth/forgot-password', jsonRequest('POST', { email: 'resetter@example.com' }))).status).toBe(200);
+    await t.db
+      .update(users)
+      .set({ password: await hashPassword('first-password-1') })
+      .where(eq(users.id, other.id));
+    expect(
+      (await t.app.request('/api/auth/forgot-password', jsonRequest('POST', { email: 'resetter@example.com' }))).status,
+    ).toBe(200);
     const token = tokenFrom((await lastMailTo(t.db, 'resetter@example.com', 'reset:')).text, '/reset-password');
-    const changed = await post('/settings/password', { currentPassword: 'first-password-1', newPassword: 'second-password-2', confirmPassword: 'second-password-2' }, other.cookie);
+    const changed = await post(
+      '/settings/password',
+      { currentPassword: 'first-password-1', newPassword: 'second-password-2', confirmPassword: 'second-password-2' },
+      other.cookie,
+    );
     expect(changed.status).toBe(303);
-    const reset = await t.app.request('/api/auth/reset-password', jsonRequest('POST', { token, password: 'stolen-password-3', confirmPassword: 'stolen-password-3' }));
+    const reset = await t.app.request(
+      '/api/auth/reset-password',
+      jsonRequest('POST', { token, password: 'stolen-password-3', confirmPassword: 'stolen-password-3' }),
+    );
     expect(reset.status).toBe(400);
     expect((await reset.json()).message).toBe('This password reset link is invalid or has expired.');
     const [u] = await t.db.select().from(users).where(eq(users.id, other.id));
@@ -140,19 +207,30 @@ describe('Security alerts', () => {
       path,
       {
         method: 'POST',
-        headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'Firefox/140 (test)' },
+        headers: {
+          Cookie: user.cookie,
+          Origin: TEST_ORIGIN,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'User-Agent': 'Firefox/140 (test)',
+        },
         body: new URLSearchParams(form).toString(),
       },
       from,
     );
 
-  it('e-mails a password change: what, when in the user\'s timezone, from which address and browser, and how to reset', async () => {
+  it("e-mails a password change: what, when in the user's timezone, from which address and browser, and how to reset", async () => {
     await post('/settings/notifications', { emailNotifications: 'on', securityAlerts: 'on' });
-    const res = await postFrom('/settings/password', { currentPassword: 'new-password-2', newPassword: 'new-password-3', confirmPassword: 'new-password-3' });
+    const res = await postFrom('/settings/password', {
+      currentPassword: 'new-password-2',
+      newPassword: 'new-password-3',
+      confirmPassword: 'new-password-3',
+    });
     expect(res.status).toBe(303);
     const [mail] = await alerts();
     expect(mail.subject).toBe('Your Ops Hub password was changed');
-    expect(mail.text).toContain('The password of your account was changed in Settings; your other sessions were signed out.');
+    expect(mail.text).toContain(
+      'The password of your account was changed in Settings; your other sessions were signed out.',
+    );
     expect(mail.text).toMatch(/When: \d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} (am|pm) \(Australia\/Perth\)\./);
     expect(mail.text).toContain('From: IP address 203.0.113.9, browser "Firefox/140 (test)".');
     expect(mail.text).toContain(`Reset your password: ${t.config.appUrl}/forgot-password`);
@@ -172,7 +250,11 @@ describe('Security alerts', () => {
     const before = (await alerts()).length;
     await post('/settings/notifications', { emailNotifications: 'on' });
     await postFrom('/settings/sessions', {});
-    await postFrom('/settings/password', { currentPassword: 'new-password-3', newPassword: 'new-password-4', confirmPassword: 'new-password-4' });
+    await postFrom('/settings/password', {
+      currentPassword: 'new-password-3',
+      newPassword: 'new-password-4',
+      confirmPassword: 'new-password-4',
+    });
     expect((await alerts()).length).toBe(before);
   });
 });

@@ -13,8 +13,14 @@ let smtpUrl: string;
 let smtp: SMTPServer;
 const received: { to: string[]; raw: string }[] = [];
 
-const call = (method: string, path: string, body?: unknown, cookie: string | undefined = user.cookie) => t.app.request(path, jsonRequest(method, body, cookie));
-const ada = { name: 'Ada Lovelace', email: 'Ada@Example.com', role: 'System Administrator', department: 'IT Operations' };
+const call = (method: string, path: string, body?: unknown, cookie: string | undefined = user.cookie) =>
+  t.app.request(path, jsonRequest(method, body, cookie));
+const ada = {
+  name: 'Ada Lovelace',
+  email: 'Ada@Example.com',
+  role: 'System Administrator',
+  department: 'IT Operations',
+};
 
 beforeAll(async () => {
   const port = await freePort();
@@ -52,7 +58,14 @@ describe('team members API', () => {
     const res = await call('POST', '/api/team-members', ada);
     expect(res.status).toBe(201);
     const member = await res.json();
-    expect(member).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', role: 'System Administrator', department: 'IT Operations', status: 'active', lastActive: null });
+    expect(member).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      role: 'System Administrator',
+      department: 'IT Operations',
+      status: 'active',
+      lastActive: null,
+    });
     const list = await (await call('GET', '/api/team-members')).json();
     expect(list).toEqual([member]);
     const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.entityId, member.id));
@@ -83,12 +96,24 @@ describe('team members API', () => {
 
   it('updates a member, including status and a free-text role; 404 for unknown ids; 409 on a taken e-mail', async () => {
     const [{ id }] = await (await call('GET', '/api/team-members')).json();
-    const res = await call('PUT', `/api/team-members/${id}`, { ...ada, role: 'Chief Tinkerer', department: 'Analytical Engines', status: 'inactive' });
+    const res = await call('PUT', `/api/team-members/${id}`, {
+      ...ada,
+      role: 'Chief Tinkerer',
+      department: 'Analytical Engines',
+      status: 'inactive',
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ id, role: 'Chief Tinkerer', department: 'Analytical Engines', status: 'inactive' });
+    expect(await res.json()).toMatchObject({
+      id,
+      role: 'Chief Tinkerer',
+      department: 'Analytical Engines',
+      status: 'inactive',
+    });
     expect((await call('PUT', '/api/team-members/00000000-0000-4000-8000-000000000000', ada)).status).toBe(404);
     expect((await call('PUT', '/api/team-members/not-a-uuid', ada)).status).toBe(404);
-    const other = await (await call('POST', '/api/team-members', { name: 'Linus', email: 'linus@example.com', role: 'DevOps Engineer' })).json();
+    const other = await (
+      await call('POST', '/api/team-members', { name: 'Linus', email: 'linus@example.com', role: 'DevOps Engineer' })
+    ).json();
     expect(other.department).toBeNull();
     const clash = await call('PUT', `/api/team-members/${other.id}`, { ...ada, name: 'Linus' });
     expect(clash.status).toBe(409);
@@ -122,7 +147,13 @@ describe('POST /api/team/invite', () => {
   });
 
   it('answers {invitedEmail} and delivers an invitation with the register link to a real SMTP receiver', async () => {
-    const res = await call('POST', '/api/team/invite', { email: 'Margaret@Example.com', firstName: 'Margaret', lastName: 'Hamilton', role: 'Senior Systems Engineer', department: 'Server Services' });
+    const res = await call('POST', '/api/team/invite', {
+      email: 'Margaret@Example.com',
+      firstName: 'Margaret',
+      lastName: 'Hamilton',
+      role: 'Senior Systems Engineer',
+      department: 'Server Services',
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ invitedEmail: 'margaret@example.com' });
     // The route already started delivery in the background; run it here too (claims make this safe).
@@ -144,7 +175,8 @@ describe('POST /api/team/invite', () => {
 });
 
 describe('invitation limits', () => {
-  const invite = (email: string, cookie: string) => call('POST', '/api/team/invite', { email, firstName: 'Out', lastName: 'Sider', role: 'VIP' }, cookie);
+  const invite = (email: string, cookie: string) =>
+    call('POST', '/api/team/invite', { email, firstName: 'Out', lastName: 'Sider', role: 'VIP' }, cookie);
 
   it('sends at most 3 invitations to one address a day, whoever sends them (429 with Retry-After)', async () => {
     const inviters = [];

@@ -6,11 +6,17 @@ import { createSignedInUser, type TestUser } from '../helpers/users';
 
 let t: TestContext;
 let user: TestUser;
-const get = (path: string, headers: Record<string, string> = {}) => t.app.request(path, { headers: { Cookie: user.cookie, ...headers } });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  t.app.request(path, { headers: { Cookie: user.cookie, ...headers } });
 const post = (path: string, form: Record<string, string>, htmx = false) =>
   t.app.request(path, {
     method: 'POST',
-    headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded', ...(htmx ? { 'HX-Request': 'true' } : {}) },
+    headers: {
+      Cookie: user.cookie,
+      Origin: TEST_ORIGIN,
+      'Content-Type': 'application/x-www-form-urlencoded',
+      ...(htmx ? { 'HX-Request': 'true' } : {}),
+    },
     body: new URLSearchParams(form).toString(),
   });
 
@@ -29,11 +35,24 @@ describe('/team page', () => {
     const html = await (await get('/team')).text();
     expect(html).toContain('No team members found');
     expect(html).toContain('Start by inviting your first team member');
-    for (const text of ['Total Members', 'Active Now', 'Departments', 'Administrators', 'Add Team Member', 'Invite Member']) expect(html).toContain(text);
+    for (const text of [
+      'Total Members',
+      'Active Now',
+      'Departments',
+      'Administrators',
+      'Add Team Member',
+      'Invite Member',
+    ])
+      expect(html).toContain(text);
   });
 
   it('adds a member by plain form post (303) and shows the row with initials, dot, badge and "Never"', async () => {
-    const res = await post('/team/members', { name: 'Ada Lovelace', email: 'ada@example.com', role: 'Senior Systems Administrator', department: 'IT Operations' });
+    const res = await post('/team/members', {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      role: 'Senior Systems Administrator',
+      department: 'IT Operations',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/team');
     const html = await (await get('/team')).text();
@@ -49,7 +68,14 @@ describe('/team page', () => {
 
   it('counts the header cards and shows "Last active" in the user\'s timezone', async () => {
     await t.db.insert(teamMembers).values([
-      { name: 'Bob Builder', email: 'bob@example.com', role: 'DevOps Engineer', department: 'Server Services', status: 'inactive', lastActive: new Date('2026-03-01T23:30:00Z') },
+      {
+        name: 'Bob Builder',
+        email: 'bob@example.com',
+        role: 'DevOps Engineer',
+        department: 'Server Services',
+        status: 'inactive',
+        lastActive: new Date('2026-03-01T23:30:00Z'),
+      },
       { name: 'Cat Analyst', email: 'cat@example.com', role: 'Security Analyst', department: 'IT Operations' },
     ]);
     const html = await (await get('/team')).text();
@@ -65,8 +91,15 @@ describe('/team page', () => {
   });
 
   it('searches name, e-mail, role and department case-insensitively; htmx gets the list only', async () => {
-    for (const [q, name] of [['ADA', 'Ada Lovelace'], ['bob@', 'Bob Builder'], ['analyst', 'Cat Analyst'], ['server serv', 'Bob Builder']]) {
-      const html = await (await get(`/team?q=${encodeURIComponent(q)}`, { 'HX-Request': 'true', 'HX-Target': 'team-list' })).text();
+    for (const [q, name] of [
+      ['ADA', 'Ada Lovelace'],
+      ['bob@', 'Bob Builder'],
+      ['analyst', 'Cat Analyst'],
+      ['server serv', 'Bob Builder'],
+    ]) {
+      const html = await (
+        await get(`/team?q=${encodeURIComponent(q)}`, { 'HX-Request': 'true', 'HX-Target': 'team-list' })
+      ).text();
       expect(html.startsWith('<div id="team-list"'), q).toBe(true);
       expect(html, q).toContain(name);
       expect(html.match(/class="team-row"/g), q).toHaveLength(1);
@@ -92,7 +125,11 @@ describe('/team page', () => {
   it('htmx: a failed add answers the form with a "Missing Information" toast; a good one the region and a toast', async () => {
     const bad = await post('/team/members', { name: '', email: '', role: '' }, true);
     expect(bad.status).toBe(200);
-    expect(JSON.parse(bad.headers.get('HX-Trigger')!).showToast).toEqual({ title: 'Missing Information', text: 'Please fill in all required fields.', variant: 'error' });
+    expect(JSON.parse(bad.headers.get('HX-Trigger')!).showToast).toEqual({
+      title: 'Missing Information',
+      text: 'Please fill in all required fields.',
+      variant: 'error',
+    });
     expect((await bad.text()).startsWith('<form id="add-member-form"')).toBe(true);
     const good = await post('/team/members', { name: 'Dan', email: 'dan@example.com', role: 'Manager' }, true);
     expect(JSON.parse(good.headers.get('HX-Trigger')!).showToast.title).toBe('Team Member Added');
@@ -102,7 +139,11 @@ describe('/team page', () => {
 
   it('edits (with status) and deletes through the page forms', async () => {
     const [dan] = await t.db.select().from(teamMembers).where(eq(teamMembers.email, 'dan@example.com'));
-    const edit = await post(`/team/members/${dan.id}`, { name: 'Dan Brown', email: 'dan@example.com', role: 'Manager', department: '', status: 'inactive' }, true);
+    const edit = await post(
+      `/team/members/${dan.id}`,
+      { name: 'Dan Brown', email: 'dan@example.com', role: 'Manager', department: '', status: 'inactive' },
+      true,
+    );
     expect(JSON.parse(edit.headers.get('HX-Trigger')!).showToast.title).toBe('Team Member Updated');
     const [edited] = await t.db.select().from(teamMembers).where(eq(teamMembers.id, dan.id));
     expect(edited).toMatchObject({ name: 'Dan Brown', status: 'inactive', department: null });
@@ -116,14 +157,18 @@ describe('/team page', () => {
     for (const path of [`/team/members/${gone}`, `/team/members/${gone}/delete`, '/team/members/not-a-uuid/delete']) {
       const res = await post(path, { name: 'X', email: 'x@example.com', role: 'VIP' }, true);
       expect(res.status, path).toBe(404);
-      expect(await res.text(), path).toMatch(/<main class="error-page">.*<p class="muted">Team member not found\.<\/p>/s);
+      expect(await res.text(), path).toMatch(
+        /<main class="error-page">.*<p class="muted">Team member not found\.<\/p>/s,
+      );
     }
   });
 
   it('names the spec error texts on the forms that can fail (data-error-toast)', async () => {
     const html = await (await get('/team')).text();
     expect(html).toMatch(/<form id="add-member-form"[^>]*data-error-toast="Failed to add team member\."/);
-    expect(html).toMatch(/<form id="invite-member-form"[^>]*data-error-toast="Failed to send invitation\. Please try again\."/);
+    expect(html).toMatch(
+      /<form id="invite-member-form"[^>]*data-error-toast="Failed to send invitation\. Please try again\."/,
+    );
     expect(html).toMatch(/<form id="edit-[^"]+-form"[^>]*data-error-toast="Failed to update team member\."/);
     expect(html).toMatch(/<form id="delete-[^"]+-form"[^>]*data-error-toast="Failed to delete team member\."/);
   });
@@ -131,7 +176,13 @@ describe('/team page', () => {
   it('htmx: after a change the list keeps the search of the page (HX-Current-URL)', async () => {
     const res = await t.app.request('/team/members', {
       method: 'POST',
-      headers: { Cookie: user.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded', 'HX-Request': 'true', 'HX-Current-URL': `${TEST_ORIGIN}/team?q=analyst` },
+      headers: {
+        Cookie: user.cookie,
+        Origin: TEST_ORIGIN,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'HX-Request': 'true',
+        'HX-Current-URL': `${TEST_ORIGIN}/team?q=analyst`,
+      },
       body: new URLSearchParams({ name: 'Fay Analyst', email: 'fay@example.com', role: 'Data Analyst' }).toString(),
     });
     const html = await res.text();
@@ -145,8 +196,15 @@ describe('/team page', () => {
   });
 
   it('invites through the page form: toast "Invitation Sent" with the spec text', async () => {
-    const res = await post('/team/invite', { email: 'eve@example.com', firstName: 'Eve', lastName: 'Ops', role: 'VIP', department: '' }, true);
-    expect(JSON.parse(res.headers.get('HX-Trigger')!).showToast).toMatchObject({ title: 'Invitation Sent', text: 'Invitation sent to eve@example.com successfully.' });
+    const res = await post(
+      '/team/invite',
+      { email: 'eve@example.com', firstName: 'Eve', lastName: 'Ops', role: 'VIP', department: '' },
+      true,
+    );
+    expect(JSON.parse(res.headers.get('HX-Trigger')!).showToast).toMatchObject({
+      title: 'Invitation Sent',
+      text: 'Invitation sent to eve@example.com successfully.',
+    });
   });
 
   it('shows the invitation limit in the form and a toast, not an error page', async () => {
@@ -155,7 +213,10 @@ describe('/team page', () => {
     const res = await post('/team/invite', form, true);
     expect(res.status).toBe(200);
     expect(res.headers.get('retry-after')).toBeTruthy();
-    expect(JSON.parse(res.headers.get('HX-Trigger')!).showToast).toMatchObject({ title: 'Error', text: 'Too many invitations. Please try again later.' });
+    expect(JSON.parse(res.headers.get('HX-Trigger')!).showToast).toMatchObject({
+      title: 'Error',
+      text: 'Too many invitations. Please try again later.',
+    });
     const html = await res.text();
     expect(html).toContain('id="invite-member-form"');
     expect(html).toContain('Too many invitations. Please try again later.');
@@ -167,7 +228,11 @@ describe('/team page', () => {
   it('refuses a cross-site form post', async () => {
     const res = await t.app.request('/team/members', {
       method: 'POST',
-      headers: { Cookie: user.cookie, Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        Cookie: user.cookie,
+        Origin: 'https://evil.example',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: 'name=X&email=x%40example.com&role=VIP',
     });
     expect(res.status).toBe(403);

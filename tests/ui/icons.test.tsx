@@ -16,8 +16,12 @@ describe('icon sprite', () => {
     expect(html).toBe(
       `<svg class="icon" width="20" height="20" aria-hidden="true"><use href="${iconSpriteUrl}#database"></use></svg>`,
     );
-    expect(renderToStaticMarkup(<Icon name="database" label="Database server" />)).toContain('role="img" aria-label="Database server"');
-    expect(iconSprite).toMatch(/<symbol id="database" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><ellipse /);
+    expect(renderToStaticMarkup(<Icon name="database" label="Database server" />)).toContain(
+      'role="img" aria-label="Database server"',
+    );
+    expect(iconSprite).toMatch(
+      /<symbol id="database" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><ellipse /,
+    );
   });
 
   it('serves the sprite under a name that changes with its content, cached for a year', async () => {

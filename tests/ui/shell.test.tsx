@@ -31,7 +31,9 @@ async function render(u: CurrentUser, path = '/', collapsed = false): Promise<st
     await next();
   });
   app.use(renderer);
-  app.get('*', (c) => c.render(<p>body</p>, { title: 'Dashboard', subtitle: 'Overview of your infrastructure and knowledge base' }));
+  app.get('*', (c) =>
+    c.render(<p>body</p>, { title: 'Dashboard', subtitle: 'Overview of your infrastructure and knowledge base' }),
+  );
   const res = await app.request(path, { headers: collapsed ? { Cookie: `${SIDEBAR_COOKIE}=collapsed` } : {} });
   return res.text();
 }

@@ -33,7 +33,12 @@ export function Bubble({ message: m, copied, disabled, onCopy, onCopyCode, onAct
       <div className="bubble__meta">
         <time dateTime={m.timestamp.toISOString()}>{relativeTime(m.timestamp)}</time>
         {assistant && !m.isStreaming && (
-          <button type="button" className="btn btn--ghost btn--sm" onClick={() => onCopy(m)} aria-label={copied ? 'Copied' : 'Copy message'}>
+          <button
+            type="button"
+            className="btn btn--ghost btn--sm"
+            onClick={() => onCopy(m)}
+            aria-label={copied ? 'Copied' : 'Copy message'}
+          >
             {copied ? 'Copied' : 'Copy'}
           </button>
         )}
@@ -41,7 +46,13 @@ export function Bubble({ message: m, copied, disabled, onCopy, onCopyCode, onAct
       {assistant && !m.isStreaming && !!m.suggestedActions?.length && (
         <div className="chat__actions row">
           {m.suggestedActions.map((a) => (
-            <button key={a} type="button" className="btn btn--secondary btn--sm" disabled={disabled} onClick={() => onAction(a)}>
+            <button
+              key={a}
+              type="button"
+              className="btn btn--secondary btn--sm"
+              disabled={disabled}
+              onClick={() => onAction(a)}
+            >
               {a}
             </button>
           ))}

@@ -35,7 +35,11 @@ function inlineToken(t: Token, o: Options): ReactNode {
       const href = safeHref(l.href);
       const inApp = href !== undefined && isInAppLink(href);
       return (
-        <a href={href} title={l.title ?? undefined} {...(href && !inApp ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
+        <a
+          href={href}
+          title={l.title ?? undefined}
+          {...(href && !inApp ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+        >
           {inline(l.tokens, o)}
         </a>
       );
@@ -66,7 +70,12 @@ function CodeBlock({ code, lang, onCopy }: { code: string; lang?: string; onCopy
       <pre>
         <code className={lang ? `language-${lang.replace(/[^\w-]/g, '')}` : undefined}>{code}</code>
       </pre>
-      <button type="button" className="btn btn--secondary btn--sm code-block__copy" onClick={() => onCopy(code)} aria-label="Copy code">
+      <button
+        type="button"
+        className="btn btn--secondary btn--sm code-block__copy"
+        onClick={() => onCopy(code)}
+        aria-label="Copy code"
+      >
         Copy
       </button>
     </div>
@@ -86,7 +95,9 @@ function block(t: Token, key: number, o: Options): ReactNode {
     case 'paragraph':
       return <p key={key}>{inline((t as Tokens.Paragraph).tokens, o)}</p>;
     case 'code':
-      return <CodeBlock key={key} code={(t as Tokens.Code).text} lang={(t as Tokens.Code).lang} onCopy={o.onCopyCode} />;
+      return (
+        <CodeBlock key={key} code={(t as Tokens.Code).text} lang={(t as Tokens.Code).lang} onCopy={o.onCopyCode} />
+      );
     case 'blockquote':
       return <blockquote key={key}>{blocks((t as Tokens.Blockquote).tokens, o)}</blockquote>;
     case 'hr':
@@ -107,11 +118,19 @@ function block(t: Token, key: number, o: Options): ReactNode {
       return (
         <table key={key}>
           <thead>
-            <tr>{tb.header.map((c, i) => <th key={i}>{inline(c.tokens, o)}</th>)}</tr>
+            <tr>
+              {tb.header.map((c, i) => (
+                <th key={i}>{inline(c.tokens, o)}</th>
+              ))}
+            </tr>
           </thead>
           <tbody>
             {tb.rows.map((r, i) => (
-              <tr key={i}>{r.map((c, j) => <td key={j}>{inline(c.tokens, o)}</td>)}</tr>
+              <tr key={i}>
+                {r.map((c, j) => (
+                  <td key={j}>{inline(c.tokens, o)}</td>
+                ))}
+              </tr>
             ))}
           </tbody>
         </table>

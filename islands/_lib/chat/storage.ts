@@ -4,9 +4,17 @@ import type { ChatMessage } from './types';
 
 export const storageKey = (mode: 'page' | 'panel') => (mode === 'page' ? 'ai-chat-messages' : 'ai-chat-panel-messages');
 
-const isMessage = (m: unknown): m is { id: string; type: 'user' | 'assistant'; content: string; timestamp: string; suggestedActions?: unknown } => {
+const isMessage = (
+  m: unknown,
+): m is { id: string; type: 'user' | 'assistant'; content: string; timestamp: string; suggestedActions?: unknown } => {
   const r = m as Record<string, unknown>;
-  return !!r && typeof r.id === 'string' && (r.type === 'user' || r.type === 'assistant') && typeof r.content === 'string' && typeof r.timestamp === 'string';
+  return (
+    !!r &&
+    typeof r.id === 'string' &&
+    (r.type === 'user' || r.type === 'assistant') &&
+    typeof r.content === 'string' &&
+    typeof r.timestamp === 'string'
+  );
 };
 
 /** The saved messages, or null when there are none or they cannot be read. */
@@ -21,7 +29,9 @@ export function loadMessages(key: string): ChatMessage[] | null {
       type: m.type,
       content: m.content,
       timestamp: new Date(m.timestamp),
-      suggestedActions: Array.isArray(m.suggestedActions) ? m.suggestedActions.filter((a): a is string => typeof a === 'string') : [],
+      suggestedActions: Array.isArray(m.suggestedActions)
+        ? m.suggestedActions.filter((a): a is string => typeof a === 'string')
+        : [],
     }));
     return messages.some((m) => Number.isNaN(m.timestamp.getTime())) ? null : messages;
   } catch {
@@ -32,7 +42,9 @@ export function loadMessages(key: string): ChatMessage[] | null {
 /** Saves finished messages (a reply still streaming is not saved). */
 export function saveMessages(key: string, messages: ChatMessage[]): void {
   try {
-    const finished = messages.filter((m) => !m.isStreaming).map(({ isStreaming: _s, ...m }) => ({ ...m, timestamp: m.timestamp.toISOString() }));
+    const finished = messages
+      .filter((m) => !m.isStreaming)
+      .map(({ isStreaming: _s, ...m }) => ({ ...m, timestamp: m.timestamp.toISOString() }));
     sessionStorage.setItem(key, JSON.stringify(finished));
   } catch {
     /* storage full or disabled: the chat still works for this page */

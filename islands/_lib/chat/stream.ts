@@ -23,7 +23,11 @@ export async function streamAnswer(body: unknown, onChunk: (chunk: string) => vo
   }
 }
 
-async function read(body: unknown, onChunk: (chunk: string) => void, deadline: ReturnType<typeof idleDeadline>): Promise<StreamDone> {
+async function read(
+  body: unknown,
+  onChunk: (chunk: string) => void,
+  deadline: ReturnType<typeof idleDeadline>,
+): Promise<StreamDone> {
   const res = await fetch('/api/ai/ask-stream', {
     method: 'POST',
     credentials: 'same-origin',
@@ -43,7 +47,14 @@ async function read(body: unknown, onChunk: (chunk: string) => void, deadline: R
     buffer = lines.pop() ?? '';
     for (const line of lines) {
       if (!line.startsWith('data: ')) continue;
-      let data: { chunk?: string; done?: boolean; fullResponse?: string; suggestedActions?: string[]; interactionId?: string; error?: string };
+      let data: {
+        chunk?: string;
+        done?: boolean;
+        fullResponse?: string;
+        suggestedActions?: string[];
+        interactionId?: string;
+        error?: string;
+      };
       try {
         data = JSON.parse(line.slice(6));
       } catch (error) {
@@ -52,7 +63,12 @@ async function read(body: unknown, onChunk: (chunk: string) => void, deadline: R
       }
       if (data.error) throw new StreamFailed(data.error);
       if (typeof data.chunk === 'string') onChunk(data.chunk);
-      if (data.done) return { fullResponse: data.fullResponse ?? '', suggestedActions: data.suggestedActions ?? [], interactionId: data.interactionId };
+      if (data.done)
+        return {
+          fullResponse: data.fullResponse ?? '',
+          suggestedActions: data.suggestedActions ?? [],
+          interactionId: data.interactionId,
+        };
     }
   }
   throw new StreamFailed('stream ended without done');

@@ -1,5 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CHAT_ASK_TIMEOUT_MS, navigateActions, pageWelcomeActions, panelWelcomeActions, queryActions, WELCOME_TEXT, HISTORY_LIMIT } from '../../../src/ai/constants';
+import {
+  CHAT_ASK_TIMEOUT_MS,
+  navigateActions,
+  pageWelcomeActions,
+  panelWelcomeActions,
+  queryActions,
+  WELCOME_TEXT,
+  HISTORY_LIMIT,
+} from '../../../src/ai/constants';
 import { api } from '../api';
 import { toast } from '../toast';
 import { copyText } from './clipboard';
@@ -16,7 +24,13 @@ let seq = 0;
 const newId = () => `${Date.now().toString(36)}-${(seq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 export function welcome(mode: ChatMode, at: Date = new Date()): ChatMessage {
-  return { id: 'welcome', type: 'assistant', content: WELCOME_TEXT, timestamp: at, suggestedActions: mode === 'page' ? pageWelcomeActions : panelWelcomeActions };
+  return {
+    id: 'welcome',
+    type: 'assistant',
+    content: WELCOME_TEXT,
+    timestamp: at,
+    suggestedActions: mode === 'page' ? pageWelcomeActions : panelWelcomeActions,
+  };
 }
 
 export interface ChatOptions {
@@ -29,7 +43,10 @@ export interface ChatOptions {
 
 export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
   const key = storageKey(mode);
-  const [messages, setMessages] = useState<ChatMessage[]>(() => [welcome(mode, now ? new Date(now) : new Date()), ...initial]);
+  const [messages, setMessages] = useState<ChatMessage[]>(() => [
+    welcome(mode, now ? new Date(now) : new Date()),
+    ...initial,
+  ]);
   const [input, setInput] = useState('');
   const [pending, setPending] = useState<Pending>('idle');
   const [copiedId, setCopiedId] = useState<string | null>(null);
@@ -51,7 +68,8 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
     else saveMessages(key, messages);
   }, [messages]);
 
-  const update = (id: string, change: (m: ChatMessage) => ChatMessage) => setMessages((all) => all.map((m) => (m.id === id ? change(m) : m)));
+  const update = (id: string, change: (m: ChatMessage) => ChatMessage) =>
+    setMessages((all) => all.map((m) => (m.id === id ? change(m) : m)));
 
   const send = useCallback(async (text: string) => {
     const query = text.trim();
@@ -61,22 +79,46 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
       .filter((m) => m.id !== 'welcome' && !m.isStreaming)
       .slice(-HISTORY_LIMIT)
       .map((m) => ({ type: m.type, content: m.content }));
-    const reply: ChatMessage = { id: newId(), type: 'assistant', content: '', timestamp: new Date(), isStreaming: true, suggestedActions: [] };
+    const reply: ChatMessage = {
+      id: newId(),
+      type: 'assistant',
+      content: '',
+      timestamp: new Date(),
+      isStreaming: true,
+      suggestedActions: [],
+    };
     setMessages((all) => [...all, { id: newId(), type: 'user', content: query, timestamp: new Date() }, reply]);
     setInput('');
     setPending('streaming');
     const body = { query, conversationHistory };
     try {
       const done = await streamAnswer(body, (chunk) => update(reply.id, (m) => ({ ...m, content: m.content + chunk })));
-      update(reply.id, (m) => ({ ...m, content: done.fullResponse, suggestedActions: done.suggestedActions, isStreaming: false, timestamp: new Date() }));
+      update(reply.id, (m) => ({
+        ...m,
+        content: done.fullResponse,
+        suggestedActions: done.suggestedActions,
+        isStreaming: false,
+        timestamp: new Date(),
+      }));
     } catch (streamError) {
       console.warn('AI stream failed, using the standard request', streamError);
       setMessages((all) => all.filter((m) => m.id !== reply.id));
       setPending('thinking');
       const deadline = idleDeadline(CHAT_ASK_TIMEOUT_MS);
       try {
-        const res = await api<{ response: string; suggestedActions?: string[] }>('POST', '/api/ai/ask', body, { signal: deadline.signal });
-        setMessages((all) => [...all, { id: newId(), type: 'assistant', content: res.response, timestamp: new Date(), suggestedActions: res.suggestedActions ?? [] }]);
+        const res = await api<{ response: string; suggestedActions?: string[] }>('POST', '/api/ai/ask', body, {
+          signal: deadline.signal,
+        });
+        setMessages((all) => [
+          ...all,
+          {
+            id: newId(),
+            type: 'assistant',
+            content: res.response,
+            timestamp: new Date(),
+            suggestedActions: res.suggestedActions ?? [],
+          },
+        ]);
       } catch {
         toast('Error', 'Failed to get AI response. Please try again.', 'error');
       } finally {
@@ -127,5 +169,17 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
     }
   }, []);
 
-  return { messages, input, setInput, pending, send, runAction, clear, copyMessage, copyCode, copiedId, count: messages.filter((m) => m.id !== 'welcome').length };
+  return {
+    messages,
+    input,
+    setInput,
+    pending,
+    send,
+    runAction,
+    clear,
+    copyMessage,
+    copyCode,
+    copiedId,
+    count: messages.filter((m) => m.id !== 'welcome').length,
+  };
 }

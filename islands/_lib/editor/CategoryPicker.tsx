@@ -60,7 +60,14 @@ export function CategoryPicker({ value, onChange }: { value: string; onChange: (
           <button type="button" className="btn btn--primary btn--sm" onClick={add} disabled={!draft.trim()}>
             Add
           </button>
-          <button type="button" className="btn btn--secondary btn--sm" onClick={() => { setAdding(false); setDraft(''); }}>
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            onClick={() => {
+              setAdding(false);
+              setDraft('');
+            }}
+          >
             Cancel
           </button>
         </div>

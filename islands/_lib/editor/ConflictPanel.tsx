@@ -5,7 +5,17 @@ import { fetchItem } from './save';
 import type { EditorItem } from './state';
 
 /** Shown after a 409: the user's text stays in the editor; the newer version can be opened side by side. */
-export function ConflictBanner({ base, id, message, onOpen }: { base: ApiBase; id: string; message: string; onOpen: (latest: EditorItem) => void }) {
+export function ConflictBanner({
+  base,
+  id,
+  message,
+  onOpen,
+}: {
+  base: ApiBase;
+  id: string;
+  message: string;
+  onOpen: (latest: EditorItem) => void;
+}) {
   const [failed, setFailed] = useState(false);
   async function open() {
     setFailed(false);

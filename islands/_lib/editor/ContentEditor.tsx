@@ -87,7 +87,14 @@ export function ContentEditor({ value, onChange, onImages, revision }: Props) {
         </span>
         <span className="spacer" />
         <div className="tabs" role="tablist" aria-label="Content view">
-          <button type="button" role="tab" className="tab" aria-selected={!!showRich} disabled={!Rich} onClick={() => pick('rich')}>
+          <button
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={!!showRich}
+            disabled={!Rich}
+            onClick={() => pick('rich')}
+          >
             Rich text
           </button>
           <button type="button" role="tab" className="tab" aria-selected={!showRich} onClick={() => pick('source')}>
@@ -96,7 +103,11 @@ export function ContentEditor({ value, onChange, onImages, revision }: Props) {
         </div>
       </div>
       {!Rich && !note && <p className="muted small">Loading editor...</p>}
-      {note && <p className="muted small" role="status">{note}</p>}
+      {note && (
+        <p className="muted small" role="status">
+          {note}
+        </p>
+      )}
       <DropZone onUploaded={insert} label="Content drop area">
         {showRich ? (
           <Rich

@@ -13,7 +13,8 @@ export async function uploadAll(files: File[]): Promise<string[]> {
       return paths;
     }
   }
-  if (paths.length) toast('Image Uploaded', paths.length === 1 ? 'The image was uploaded.' : `${paths.length} images were uploaded.`);
+  if (paths.length)
+    toast('Image Uploaded', paths.length === 1 ? 'The image was uploaded.' : `${paths.length} images were uploaded.`);
   return paths;
 }
 

@@ -15,13 +15,24 @@ interface Props {
 /** The how-to guide form: purpose, prerequisites, numbered steps with pasted screenshots, tips. */
 export function HowToFormView({ form, onChange, onImages, purposeAction }: Props) {
   const set = (patch: Partial<HowToForm>) => onChange({ ...form, ...patch });
-  const setStep = (i: number, patch: Partial<HowToStep>) => set({ steps: form.steps.map((s, j) => (j === i ? { ...s, ...patch } : s)) });
+  const setStep = (i: number, patch: Partial<HowToStep>) =>
+    set({ steps: form.steps.map((s, j) => (j === i ? { ...s, ...patch } : s)) });
   return (
     <section className="stack editor-form" aria-label="How-to guide">
-      <TextField label="Purpose" value={form.purpose} onChange={(purpose) => set({ purpose })} multiline action={purposeAction} />
+      <TextField
+        label="Purpose"
+        value={form.purpose}
+        onChange={(purpose) => set({ purpose })}
+        multiline
+        action={purposeAction}
+      />
       <fieldset className="stack editor-group">
         <legend className="field__label">Prerequisites</legend>
-        <TextField label="Access Required" value={form.accessRequired} onChange={(accessRequired) => set({ accessRequired })} />
+        <TextField
+          label="Access Required"
+          value={form.accessRequired}
+          onChange={(accessRequired) => set({ accessRequired })}
+        />
         <TextField label="Tools Needed" value={form.toolsNeeded} onChange={(toolsNeeded) => set({ toolsNeeded })} />
         <TextField label="Dependencies" value={form.dependencies} onChange={(dependencies) => set({ dependencies })} />
       </fieldset>
@@ -35,14 +46,33 @@ export function HowToFormView({ form, onChange, onImages, purposeAction }: Props
                   <strong>Step {i + 1}</strong>
                   <span className="spacer" />
                   {form.steps.length > 1 && (
-                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => set({ steps: removeHowToStep(form.steps, i) })}>
+                    <button
+                      type="button"
+                      className="btn btn--ghost btn--sm"
+                      onClick={() => set({ steps: removeHowToStep(form.steps, i) })}
+                    >
                       Remove step {i + 1}
                     </button>
                   )}
                 </div>
-                <TextField label={`Step ${i + 1} title`} value={step.title} onChange={(title) => setStep(i, { title })} />
-                <TextField label={`Step ${i + 1} description`} value={step.description} onChange={(description) => setStep(i, { description })} multiline />
-                <DropZone label={`Step ${i + 1} screenshot`} onUploaded={(paths) => { onImages(paths); setStep(i, { image: paths[0] }); }}>
+                <TextField
+                  label={`Step ${i + 1} title`}
+                  value={step.title}
+                  onChange={(title) => setStep(i, { title })}
+                />
+                <TextField
+                  label={`Step ${i + 1} description`}
+                  value={step.description}
+                  onChange={(description) => setStep(i, { description })}
+                  multiline
+                />
+                <DropZone
+                  label={`Step ${i + 1} screenshot`}
+                  onUploaded={(paths) => {
+                    onImages(paths);
+                    setStep(i, { image: paths[0] });
+                  }}
+                >
                   {step.image ? (
                     <StepImage
                       src={step.image}
@@ -53,7 +83,12 @@ export function HowToFormView({ form, onChange, onImages, purposeAction }: Props
                       onRemove={() => setStep(i, { image: '' })}
                     />
                   ) : (
-                    <div className="editor-paste" tabIndex={0} role="textbox" aria-label={`Paste a screenshot for step ${i + 1}`}>
+                    <div
+                      className="editor-paste"
+                      tabIndex={0}
+                      role="textbox"
+                      aria-label={`Paste a screenshot for step ${i + 1}`}
+                    >
                       Click here and paste a screenshot, or drop an image.
                     </div>
                   )}
@@ -62,11 +97,22 @@ export function HowToFormView({ form, onChange, onImages, purposeAction }: Props
             </li>
           ))}
         </ol>
-        <button type="button" className="btn btn--secondary btn--sm" onClick={() => set({ steps: [...form.steps, emptyHowToStep()] })}>
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          onClick={() => set({ steps: [...form.steps, emptyHowToStep()] })}
+        >
           Add step
         </button>
       </fieldset>
-      <ListField label="Tips" noun="tip" items={form.tips} onChange={(tips) => set({ tips })} remove={removeTip} canRemove={(items) => items.length > 1} />
+      <ListField
+        label="Tips"
+        noun="tip"
+        items={form.tips}
+        onChange={(tips) => set({ tips })}
+        remove={removeTip}
+        canRemove={(items) => items.length > 1}
+      />
     </section>
   );
 }

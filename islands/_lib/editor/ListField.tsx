@@ -24,12 +24,30 @@ export function ListField({ label, noun, items, onChange, remove, canRemove = ()
         {items.map((item, i) => (
           <li key={i} className="row editor-list__item">
             {multiline ? (
-              <textarea id={`${id}-${i}`} className="textarea" rows={2} aria-label={`${label} ${i + 1}`} value={item} onChange={(e) => update(i, e.target.value)} />
+              <textarea
+                id={`${id}-${i}`}
+                className="textarea"
+                rows={2}
+                aria-label={`${label} ${i + 1}`}
+                value={item}
+                onChange={(e) => update(i, e.target.value)}
+              />
             ) : (
-              <input id={`${id}-${i}`} className="input" aria-label={`${label} ${i + 1}`} value={item} onChange={(e) => update(i, e.target.value)} />
+              <input
+                id={`${id}-${i}`}
+                className="input"
+                aria-label={`${label} ${i + 1}`}
+                value={item}
+                onChange={(e) => update(i, e.target.value)}
+              />
             )}
             {canRemove(items) && (
-              <button type="button" className="btn btn--ghost btn--sm" aria-label={`Remove ${noun} ${i + 1}`} onClick={() => onChange(remove(items, i))}>
+              <button
+                type="button"
+                className="btn btn--ghost btn--sm"
+                aria-label={`Remove ${noun} ${i + 1}`}
+                onClick={() => onChange(remove(items, i))}
+              >
                 Remove
               </button>
             )}
@@ -44,7 +62,19 @@ export function ListField({ label, noun, items, onChange, remove, canRemove = ()
 }
 
 /** A labelled text input or textarea bound to one string. */
-export function TextField({ label, value, onChange, multiline, action }: { label: string; value: string; onChange: (v: string) => void; multiline?: boolean; action?: React.ReactNode }) {
+export function TextField({
+  label,
+  value,
+  onChange,
+  multiline,
+  action,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  multiline?: boolean;
+  action?: React.ReactNode;
+}) {
   const id = useId();
   return (
     <div className="field">

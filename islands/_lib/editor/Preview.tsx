@@ -14,7 +14,13 @@ export function Preview({ content }: { content: string }) {
       .catch((e: unknown) => {
         if (!live) return;
         const tooLarge = e instanceof ApiError && (e.status === 413 || /too large|PayloadTooLargeError/i.test(e.body));
-        toast(tooLarge ? 'Images are too large. Please use smaller images or fewer images.' : 'Failed to generate preview. Please try again.', undefined, 'error');
+        toast(
+          tooLarge
+            ? 'Images are too large. Please use smaller images or fewer images.'
+            : 'Failed to generate preview. Please try again.',
+          undefined,
+          'error',
+        );
         setHtml('');
       });
     return () => {
@@ -23,6 +29,11 @@ export function Preview({ content }: { content: string }) {
   }, [content]);
 
   if (!content.trim()) return <p className="muted editor-preview">No content yet...</p>;
-  if (html === null) return <p className="muted editor-preview" role="status">Rendering preview…</p>;
+  if (html === null)
+    return (
+      <p className="muted editor-preview" role="status">
+        Rendering preview…
+      </p>
+    );
   return <div className="prose editor-preview" aria-label="Preview" dangerouslySetInnerHTML={{ __html: html }} />;
 }

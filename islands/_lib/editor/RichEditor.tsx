@@ -27,7 +27,15 @@ export interface RichEditorProps {
   dark?: boolean;
 }
 
-const plugins = () => [headingsPlugin(), listsPlugin(), quotePlugin(), thematicBreakPlugin(), linkPlugin(), imagePlugin(), markdownShortcutPlugin()];
+const plugins = () => [
+  headingsPlugin(),
+  listsPlugin(),
+  quotePlugin(),
+  thematicBreakPlugin(),
+  linkPlugin(),
+  imagePlugin(),
+  markdownShortcutPlugin(),
+];
 
 export default function RichEditor({ markdown, onChange, onError, methods, dark }: RichEditorProps) {
   return (

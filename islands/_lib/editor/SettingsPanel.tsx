@@ -1,7 +1,13 @@
 import { useId } from 'react';
 import type { TemplateType } from '../../../src/knowledge/schemas';
 import { CategoryPicker } from './CategoryPicker';
-import { DOCUMENT_TEMPLATE_TYPES, DOMAINS, KNOWLEDGE_TEMPLATE_TYPES, TECHNOLOGIES, TEMPLATE_TYPE_LABELS } from './options';
+import {
+  DOCUMENT_TEMPLATE_TYPES,
+  DOMAINS,
+  KNOWLEDGE_TEMPLATE_TYPES,
+  TECHNOLOGIES,
+  TEMPLATE_TYPE_LABELS,
+} from './options';
 import type { Fields } from './state';
 import { TagsInput } from './TagsInput';
 
@@ -25,7 +31,14 @@ export function SettingsPanel({ fields, knowledge, set, onTemplateType }: Props)
           <label className="field__label" htmlFor={`${id}-tech`}>
             Technology
           </label>
-          <input id={`${id}-tech`} className="input" list={`${id}-techs`} maxLength={50} value={fields.technology} onChange={(e) => set({ technology: e.target.value })} />
+          <input
+            id={`${id}-tech`}
+            className="input"
+            list={`${id}-techs`}
+            maxLength={50}
+            value={fields.technology}
+            onChange={(e) => set({ technology: e.target.value })}
+          />
           <datalist id={`${id}-techs`}>
             {TECHNOLOGIES.map((t) => (
               <option key={t} value={t} />
@@ -36,7 +49,12 @@ export function SettingsPanel({ fields, knowledge, set, onTemplateType }: Props)
           <label className="field__label" htmlFor={`${id}-domain`}>
             Domain
           </label>
-          <select id={`${id}-domain`} className="select" value={fields.domain} onChange={(e) => set({ domain: e.target.value })}>
+          <select
+            id={`${id}-domain`}
+            className="select"
+            value={fields.domain}
+            onChange={(e) => set({ domain: e.target.value })}
+          >
             <option value="">None</option>
             {DOMAINS.map((d) => (
               <option key={d} value={d}>
@@ -47,11 +65,23 @@ export function SettingsPanel({ fields, knowledge, set, onTemplateType }: Props)
         </div>
         <TagsInput tags={fields.tags} onChange={(tags) => set({ tags })} />
         <label className="checkbox editor-switch">
-          <input type="checkbox" role="switch" className="switch" checked={fields.isPublished} onChange={(e) => set({ isPublished: e.target.checked })} />
+          <input
+            type="checkbox"
+            role="switch"
+            className="switch"
+            checked={fields.isPublished}
+            onChange={(e) => set({ isPublished: e.target.checked })}
+          />
           Published
         </label>
         <label className="checkbox editor-switch">
-          <input type="checkbox" role="switch" className="switch" checked={fields.isTemplate} onChange={(e) => set({ isTemplate: e.target.checked })} />
+          <input
+            type="checkbox"
+            role="switch"
+            className="switch"
+            checked={fields.isTemplate}
+            onChange={(e) => set({ isTemplate: e.target.checked })}
+          />
           Template
         </label>
         {fields.isTemplate && (

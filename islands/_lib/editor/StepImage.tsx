@@ -12,7 +12,10 @@ interface Props {
 
 /** Clamps a dragged size to the spec §9 minimum (100 × 60). */
 export function clampSize(width: number, height: number): { width: string; height: string } {
-  return { width: `${Math.max(MIN_IMAGE_WIDTH, Math.round(width))}px`, height: `${Math.max(MIN_IMAGE_HEIGHT, Math.round(height))}px` };
+  return {
+    width: `${Math.max(MIN_IMAGE_WIDTH, Math.round(width))}px`,
+    height: `${Math.max(MIN_IMAGE_HEIGHT, Math.round(height))}px`,
+  };
 }
 
 /** A step's screenshot at its size (default 300px × auto), resizable with its corner handle or the size fields. */
@@ -42,7 +45,14 @@ export function StepImage({ src, alt, width, height, onResize, onRemove }: Props
   return (
     <figure className="editor-step-image">
       <div className="editor-step-image__frame">
-        <img ref={img} src={src} alt={alt} width={px(width)} height={px(height)} style={{ width: px(width) ? undefined : width, height: px(height) ? undefined : height }} />
+        <img
+          ref={img}
+          src={src}
+          alt={alt}
+          width={px(width)}
+          height={px(height)}
+          style={{ width: px(width) ? undefined : width, height: px(height) ? undefined : height }}
+        />
         <span className="editor-step-image__handle" aria-hidden="true" onPointerDown={startDrag} />
       </div>
       <figcaption className="row small">
@@ -69,7 +79,9 @@ export function StepImage({ src, alt, width, height, onResize, onRemove }: Props
             value={px(height) ?? ''}
             placeholder="auto"
             onChange={(e) => onResize(width, e.target.value ? `${Number(e.target.value)}px` : 'auto')}
-            onBlur={() => (px(height) ?? MIN_IMAGE_HEIGHT) < MIN_IMAGE_HEIGHT && onResize(width, `${MIN_IMAGE_HEIGHT}px`)}
+            onBlur={() =>
+              (px(height) ?? MIN_IMAGE_HEIGHT) < MIN_IMAGE_HEIGHT && onResize(width, `${MIN_IMAGE_HEIGHT}px`)
+            }
           />
         </label>
         <button type="button" className="btn btn--ghost btn--sm" onClick={onRemove}>

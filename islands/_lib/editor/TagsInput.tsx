@@ -42,7 +42,12 @@ export function TagsInput({ tags, onChange }: { tags: string[]; onChange: (tags:
           {tags.map((t) => (
             <li key={t} className="badge badge--neutral tag">
               {t}
-              <button type="button" className="icon-button" aria-label={`Remove tag ${t}`} onClick={() => onChange(tags.filter((x) => x !== t))}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove tag ${t}`}
+                onClick={() => onChange(tags.filter((x) => x !== t))}
+              >
                 ×
               </button>
             </li>

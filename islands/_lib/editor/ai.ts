@@ -11,7 +11,11 @@ export interface EnhancedContent {
 }
 
 /** POST /api/ai/enhance-content; toasts "Content Enhanced" or the failure text. Null on failure. */
-export async function enhanceContent(title: string, content: string, category: string): Promise<EnhancedContent | null> {
+export async function enhanceContent(
+  title: string,
+  content: string,
+  category: string,
+): Promise<EnhancedContent | null> {
   try {
     const result = await api<EnhancedContent>('POST', '/api/ai/enhance-content', { title, content, category });
     toast('Content Enhanced', 'The content was improved with AI.');
@@ -25,7 +29,11 @@ export async function enhanceContent(title: string, content: string, category: s
 /** POST /api/ai/enhance-field; null (with the spec's toast) when it failed or changed nothing. */
 export async function enhanceField(fieldType: AiField, content: string, category: string): Promise<string | null> {
   try {
-    const { enhancedContent } = await api<{ enhancedContent: string }>('POST', '/api/ai/enhance-field', { fieldType, content, category });
+    const { enhancedContent } = await api<{ enhancedContent: string }>('POST', '/api/ai/enhance-field', {
+      fieldType,
+      content,
+      category,
+    });
     if (!enhancedContent?.trim() || enhancedContent.trim() === content.trim()) {
       toast('No Enhancement', `AI couldn't improve the ${fieldType} further.`, 'info');
       return null;

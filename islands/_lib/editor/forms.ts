@@ -58,7 +58,13 @@ export const DEFAULT_IMAGE_HEIGHT = 'auto';
 export const MIN_IMAGE_WIDTH = 100;
 export const MIN_IMAGE_HEIGHT = 60;
 
-export const emptyHowToStep = (): HowToStep => ({ title: '', description: '', image: '', imageWidth: DEFAULT_IMAGE_WIDTH, imageHeight: DEFAULT_IMAGE_HEIGHT });
+export const emptyHowToStep = (): HowToStep => ({
+  title: '',
+  description: '',
+  image: '',
+  imageWidth: DEFAULT_IMAGE_WIDTH,
+  imageHeight: DEFAULT_IMAGE_HEIGHT,
+});
 
 export const emptyHowTo = (): HowToForm => ({
   kind: 'howto',
@@ -156,7 +162,22 @@ export function parseFormModel(raw: unknown): FormModel | null {
     const base = emptyBuild();
     const steps = Array.isArray(o.buildSteps) ? o.buildSteps : [];
     const text = Object.fromEntries(
-      (['serverName', 'buildEngineer', 'environment', 'serverType', 'osVersion', 'serverPurpose', 'keyServices', 'networkRequirements', 'storageRequirements', 'accessRequired', 'toolsNeeded', 'dependencies'] as const).map((k) => [k, str(o[k], base[k])]),
+      (
+        [
+          'serverName',
+          'buildEngineer',
+          'environment',
+          'serverType',
+          'osVersion',
+          'serverPurpose',
+          'keyServices',
+          'networkRequirements',
+          'storageRequirements',
+          'accessRequired',
+          'toolsNeeded',
+          'dependencies',
+        ] as const
+      ).map((k) => [k, str(o[k], base[k])]),
     );
     return {
       ...base,

@@ -24,9 +24,15 @@ export const KIND_CATEGORY: Record<EditorKind, string> = {
 const SUBTITLES: Record<EditorKind, [create: string, edit: string]> = {
   document: ['Write a new document or template', 'Update this document and keep its history'],
   'knowledge-base': ['Write a new knowledge base article', 'Update this knowledge base article'],
-  'work-instruction': ['Write a standard operating procedure, step by step', 'Update this standard operating procedure'],
+  'work-instruction': [
+    'Write a standard operating procedure, step by step',
+    'Update this standard operating procedure',
+  ],
   'how-to-guide': ['Write a step-by-step guide with screenshots', 'Update this how-to guide'],
-  'build-document': ['Record how a server is built, from prerequisites to sign-off', 'Update this server build document'],
+  'build-document': [
+    'Record how a server is built, from prerequisites to sign-off',
+    'Update this server build document',
+  ],
 };
 
 /** Page title and subtitle of the editor (spec §2: "Create Document" / "Edit Document"; Create/Edit + kind). */

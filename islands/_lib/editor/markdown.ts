@@ -23,9 +23,15 @@ export function fenced(code: string, lang = 'bash'): string {
 }
 
 /** Joins blocks with blank lines, skipping empty ones. */
-export const blocks = (...parts: (string | false | null | undefined)[]) => parts.filter((p) => p && p.trim()).join('\n\n');
+export const blocks = (...parts: (string | false | null | undefined)[]) =>
+  parts.filter((p) => p && p.trim()).join('\n\n');
 
-const bullets = (items: string[], prefix = '- ') => items.map(clean).filter(Boolean).map((t) => `${prefix}${t.replace(/\n/g, ' ')}`).join('\n');
+const bullets = (items: string[], prefix = '- ') =>
+  items
+    .map(clean)
+    .filter(Boolean)
+    .map((t) => `${prefix}${t.replace(/\n/g, ' ')}`)
+    .join('\n');
 
 /** Markdown of a how-to guide form (regenerated on every change). */
 export function howToMarkdown(form: HowToForm, title = ''): string {
@@ -37,18 +43,25 @@ export function howToMarkdown(form: HowToForm, title = ''): string {
     ),
   );
   const tips = bullets(form.tips);
-  return blocks(
-    `# ${clean(title) || 'How-To Guide'}`,
-    '## Purpose',
-    clean(form.purpose) || '_Describe what this guide achieves._',
-    '## Prerequisites',
-    [labelled('Access Required', form.accessRequired), labelled('Tools Needed', form.toolsNeeded), labelled('Dependencies', form.dependencies)].filter(Boolean).join('\n\n') ||
-      '_None._',
-    '## Steps',
-    ...steps,
-    tips && '## Tips',
-    tips,
-  ) + '\n';
+  return (
+    blocks(
+      `# ${clean(title) || 'How-To Guide'}`,
+      '## Purpose',
+      clean(form.purpose) || '_Describe what this guide achieves._',
+      '## Prerequisites',
+      [
+        labelled('Access Required', form.accessRequired),
+        labelled('Tools Needed', form.toolsNeeded),
+        labelled('Dependencies', form.dependencies),
+      ]
+        .filter(Boolean)
+        .join('\n\n') || '_None._',
+      '## Steps',
+      ...steps,
+      tips && '## Tips',
+      tips,
+    ) + '\n'
+  );
 }
 
 /** Markdown of a server build document form (regenerated on every change). */
@@ -61,7 +74,11 @@ export function buildMarkdown(form: BuildForm, title = ''): string {
     ['OS Version', form.osVersion],
   ];
   const steps = form.buildSteps.map((s, i) => {
-    const actions = s.actions.map(clean).filter(Boolean).map((a, j) => `${j + 1}. ${a.replace(/\n/g, ' ')}`).join('\n');
+    const actions = s.actions
+      .map(clean)
+      .filter(Boolean)
+      .map((a, j) => `${j + 1}. ${a.replace(/\n/g, ' ')}`)
+      .join('\n');
     const shots = s.screenshots.filter(Boolean).map((p, j) => imageMarkdown(p, `Step ${i + 1} screenshot ${j + 1}`));
     return blocks(
       `### Step ${i + 1}${clean(s.title) ? `: ${clean(s.title).replace(/\n/g, ' ')}` : ''}`,
@@ -76,20 +93,33 @@ export function buildMarkdown(form: BuildForm, title = ''): string {
     const body = bullets(items, prefix);
     return body ? `## ${heading}\n\n${body}` : '';
   };
-  return blocks(
-    `# ${clean(title) || `Server Build Document${clean(form.serverName) ? `: ${cell(form.serverName)}` : ''}`}`,
-    '## Server Information',
-    ['| Field | Value |', '| --- | --- |', ...info.map(([k, v]) => `| ${k} | ${cell(v) || '-'} |`)].join('\n'),
-    '## Build Overview',
-    [labelled('Server Purpose', form.serverPurpose), labelled('Key Services', form.keyServices), labelled('Network Requirements', form.networkRequirements), labelled('Storage Requirements', form.storageRequirements)]
-      .filter(Boolean)
-      .join('\n\n') || '_Not described yet._',
-    '## Prerequisites',
-    [labelled('Access Required', form.accessRequired), labelled('Tools Needed', form.toolsNeeded), labelled('Dependencies', form.dependencies)].filter(Boolean).join('\n\n') || '_None._',
-    '## Build Steps',
-    ...steps,
-    list('Post-Build Tasks', form.postBuildTasks, '- [ ] '),
-    list('Troubleshooting Notes', form.troubleshootingNotes, '- '),
-    list('Completion Checklist', form.completionChecklist, '- [ ] '),
-  ) + '\n';
+  return (
+    blocks(
+      `# ${clean(title) || `Server Build Document${clean(form.serverName) ? `: ${cell(form.serverName)}` : ''}`}`,
+      '## Server Information',
+      ['| Field | Value |', '| --- | --- |', ...info.map(([k, v]) => `| ${k} | ${cell(v) || '-'} |`)].join('\n'),
+      '## Build Overview',
+      [
+        labelled('Server Purpose', form.serverPurpose),
+        labelled('Key Services', form.keyServices),
+        labelled('Network Requirements', form.networkRequirements),
+        labelled('Storage Requirements', form.storageRequirements),
+      ]
+        .filter(Boolean)
+        .join('\n\n') || '_Not described yet._',
+      '## Prerequisites',
+      [
+        labelled('Access Required', form.accessRequired),
+        labelled('Tools Needed', form.toolsNeeded),
+        labelled('Dependencies', form.dependencies),
+      ]
+        .filter(Boolean)
+        .join('\n\n') || '_None._',
+      '## Build Steps',
+      ...steps,
+      list('Post-Build Tasks', form.postBuildTasks, '- [ ] '),
+      list('Troubleshooting Notes', form.troubleshootingNotes, '- '),
+      list('Completion Checklist', form.completionChecklist, '- [ ] '),
+    ) + '\n'
+  );
 }

@@ -8,8 +8,24 @@ export const TECHNOLOGIES = ['VMware', 'Azure', 'O365', 'Windows Servers'] as co
 
 /** Spec §5: categories offered (plus a custom one). */
 export const CATEGORIES = [
-  'Azure', 'O365', 'vMware', 'Windows Server', 'Teams', 'Exchange SE', 'Exchange Online', 'Windows 11', 'ADFS',
-  'Patching', 'Enterprise Vault', 'POS', 'Server Hardware', 'Citrix', 'Ivanti', 'SCCM', 'Intune', 'DNS',
+  'Azure',
+  'O365',
+  'vMware',
+  'Windows Server',
+  'Teams',
+  'Exchange SE',
+  'Exchange Online',
+  'Windows 11',
+  'ADFS',
+  'Patching',
+  'Enterprise Vault',
+  'POS',
+  'Server Hardware',
+  'Citrix',
+  'Ivanti',
+  'SCCM',
+  'Intune',
+  'DNS',
 ] as const;
 
 /** Spec §5: build environment options. */
@@ -28,5 +44,13 @@ export const TEMPLATE_TYPE_LABELS: Record<TemplateType, string> = {
   build_document: 'Build Document',
 };
 
-export const DOCUMENT_TEMPLATE_TYPES: TemplateType[] = ['server_setup', 'network_config', 'security_audit', 'maintenance', 'troubleshooting', 'work_instruction', 'how_to_guide'];
+export const DOCUMENT_TEMPLATE_TYPES: TemplateType[] = [
+  'server_setup',
+  'network_config',
+  'security_audit',
+  'maintenance',
+  'troubleshooting',
+  'work_instruction',
+  'how_to_guide',
+];
 export const KNOWLEDGE_TEMPLATE_TYPES: TemplateType[] = [...DOCUMENT_TEMPLATE_TYPES, 'general', 'build_document'];

@@ -13,7 +13,8 @@ export async function saveItem(base: ApiBase, id: string | null, payload: object
     return { ok: true, item };
   } catch (e) {
     if (e instanceof ApiError && e.status === 409) return { ok: false, reason: 'conflict', message: e.serverMessage };
-    if (e instanceof ApiError && (e.status === 400 || e.status === 422)) return { ok: false, reason: 'invalid', message: e.serverMessage };
+    if (e instanceof ApiError && (e.status === 400 || e.status === 422))
+      return { ok: false, reason: 'invalid', message: e.serverMessage };
     return { ok: false, reason: 'error', message: e instanceof Error ? e.message : String(e) };
   }
 }

@@ -59,7 +59,10 @@ const SKELETONS: Partial<Record<TemplateType, () => string>> = {
   security_audit: () =>
     generic('Security Audit', [
       ['Scope', 'Systems covered by this audit.'],
-      ['Checklist', '- [ ] Patches up to date\n- [ ] Accounts reviewed\n- [ ] Firewall rules reviewed\n- [ ] Backups verified'],
+      [
+        'Checklist',
+        '- [ ] Patches up to date\n- [ ] Accounts reviewed\n- [ ] Firewall rules reviewed\n- [ ] Backups verified',
+      ],
       ['Findings', '| Finding | Severity | Action |\n| --- | --- | --- |\n|  |  |  |'],
       ['Sign-off', 'Auditor and date.'],
     ]),
@@ -77,7 +80,12 @@ const SKELETONS: Partial<Record<TemplateType, () => string>> = {
       ['Resolution Steps', '1. First check\n2. Second check'],
       ['Escalation', 'Who to contact if unresolved.'],
     ]),
-  general: () => generic('Title', [['Overview', 'Summary of the topic.'], ['Details', 'The main content.'], ['References', '- Links']]),
+  general: () =>
+    generic('Title', [
+      ['Overview', 'Summary of the topic.'],
+      ['Details', 'The main content.'],
+      ['References', '- Links'],
+    ]),
 };
 
 /** The skeleton content a template type fills into a new, empty document (spec §4). */

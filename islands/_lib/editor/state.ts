@@ -78,7 +78,12 @@ export function initialFields(item: EditorItem | null, kind: EditorKind): Fields
 }
 
 /** Choosing a template type: on a new, empty document it fills a skeleton and marks it a template (spec §4). */
-export function chooseTemplateType(fields: Fields, type: TemplateType | null, isNew: boolean, pristineContent: boolean): Fields {
+export function chooseTemplateType(
+  fields: Fields,
+  type: TemplateType | null,
+  isNew: boolean,
+  pristineContent: boolean,
+): Fields {
   const next = { ...fields, templateType: type };
   if (!isNew || !type || !pristineContent) return next;
   const form = type === 'how_to_guide' ? emptyHowTo() : type === 'build_document' ? emptyBuild() : null;

@@ -9,9 +9,17 @@ export const isImage = (file: File) => file.type.startsWith('image/');
  */
 export async function uploadImage(file: File): Promise<string> {
   const { uploadURL } = await api<{ uploadURL: string }>('POST', '/api/objects/upload');
-  const res = await fetch(uploadURL, { method: 'PUT', body: file, credentials: 'same-origin', headers: { 'Content-Type': file.type } });
+  const res = await fetch(uploadURL, {
+    method: 'PUT',
+    body: file,
+    credentials: 'same-origin',
+    headers: { 'Content-Type': file.type },
+  });
   if (!res.ok) throw new Error(`${res.status}: ${await res.text()}`);
-  const { objectPath } = await api<{ objectPath: string }>('PUT', '/api/objects/acl', { imageURL: uploadURL, visibility: 'public' });
+  const { objectPath } = await api<{ objectPath: string }>('PUT', '/api/objects/acl', {
+    imageURL: uploadURL,
+    visibility: 'public',
+  });
   return objectPath;
 }
 

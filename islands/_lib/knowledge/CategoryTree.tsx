@@ -32,14 +32,22 @@ export function CategoryTree({ groups, selectedId, query, onSelect }: CategoryTr
               <ul>
                 {g.items.map((i) => (
                   <li key={i.id}>
-                    <a className="tree__item" href={`/knowledge-base?${query}${query ? '&' : ''}doc=${i.id}`} aria-current={i.id === selectedId} onClick={(e) => open(e, i.id)}>
+                    <a
+                      className="tree__item"
+                      href={`/knowledge-base?${query}${query ? '&' : ''}doc=${i.id}`}
+                      aria-current={i.id === selectedId}
+                      onClick={(e) => open(e, i.id)}
+                    >
                       {i.title}
                     </a>
                   </li>
                 ))}
                 {g.items.length < g.count && (
                   <li>
-                    <a className="tree__item small" href={`/knowledge-base?view=category&category=${encodeURIComponent(g.name || 'Uncategorized')}`}>
+                    <a
+                      className="tree__item small"
+                      href={`/knowledge-base?view=category&category=${encodeURIComponent(g.name || 'Uncategorized')}`}
+                    >
                       Show all {g.count}
                     </a>
                   </li>

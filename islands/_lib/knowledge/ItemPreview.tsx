@@ -52,7 +52,13 @@ export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemP
           <a className="btn btn--primary btn--sm" href={`/knowledge-base/${item.id}/edit`}>
             Edit
           </a>
-          <VersionHistory key={`${item.id}-${item.version}`} base="/api/knowledge-base" id={item.id} currentVersion={item.version} onRestored={onRestored} />
+          <VersionHistory
+            key={`${item.id}-${item.version}`}
+            base="/api/knowledge-base"
+            id={item.id}
+            currentVersion={item.version}
+            onRestored={onRestored}
+          />
           <button type="button" className="btn btn--danger btn--sm" onClick={() => confirm.current?.showModal()}>
             Delete
           </button>

@@ -38,13 +38,19 @@ function diffMiddle(a: string[], b: string[]): DiffLine[] {
   const n = a.length;
   const m = b.length;
   if (n * m > MAX_CELLS) {
-    return [...a.map((text): DiffLine => ({ kind: 'remove', text })), ...b.map((text): DiffLine => ({ kind: 'add', text }))];
+    return [
+      ...a.map((text): DiffLine => ({ kind: 'remove', text })),
+      ...b.map((text): DiffLine => ({ kind: 'add', text })),
+    ];
   }
   // lcs[i][j] = LCS length of a[i..], b[j..], flattened.
   const lcs = new Uint32Array((n + 1) * (m + 1));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i * (m + 1) + j] = a[i] === b[j] ? lcs[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(lcs[(i + 1) * (m + 1) + j], lcs[i * (m + 1) + j + 1]);
+      lcs[i * (m + 1) + j] =
+        a[i] === b[j]
+          ? lcs[(i + 1) * (m + 1) + j + 1] + 1
+          : Math.max(lcs[(i + 1) * (m + 1) + j], lcs[i * (m + 1) + j + 1]);
     }
   }
   const out: DiffLine[] = [];

@@ -5,7 +5,15 @@ import { Icon } from './icons';
 const TOGGLEABLE = SERVER_COLUMNS.filter((c) => c.id !== 'server' && c.id !== 'actions');
 
 /** Customize View: show or hide columns, or reset them to the defaults. */
-export function ColumnMenu({ visibility, onToggle, onReset }: { visibility: VisibilityState; onToggle(id: string, on: boolean): void; onReset(): void }) {
+export function ColumnMenu({
+  visibility,
+  onToggle,
+  onReset,
+}: {
+  visibility: VisibilityState;
+  onToggle(id: string, on: boolean): void;
+  onReset(): void;
+}) {
   return (
     <details className="menu server-columns">
       <summary>
@@ -14,7 +22,11 @@ export function ColumnMenu({ visibility, onToggle, onReset }: { visibility: Visi
       <div className="menu__list" role="group" aria-label="Visible columns">
         {TOGGLEABLE.map((c) => (
           <label key={c.id} className="menu__item checkbox">
-            <input type="checkbox" checked={visibility[c.id] !== false} onChange={(e) => onToggle(c.id, e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={visibility[c.id] !== false}
+              onChange={(e) => onToggle(c.id, e.target.checked)}
+            />
             {c.label}
           </label>
         ))}

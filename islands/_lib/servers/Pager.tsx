@@ -1,5 +1,12 @@
 /** "Showing 1–50 of 2000" with Previous / Next: links for readers without JavaScript, state changes with it. */
-export function Pager(props: { pageIndex: number; pageCount: number; total: number; pageSize: number; href(i: number): string; onPage(i: number): void }) {
+export function Pager(props: {
+  pageIndex: number;
+  pageCount: number;
+  total: number;
+  pageSize: number;
+  href(i: number): string;
+  onPage(i: number): void;
+}) {
   const { pageIndex, pageCount, total, pageSize } = props;
   if (pageCount <= 1) return null;
   const from = pageIndex * pageSize + 1;
@@ -23,14 +30,10 @@ export function Pager(props: { pageIndex: number; pageCount: number; total: numb
     );
   return (
     <nav className="server-pager" aria-label="Pages">
-      <span className="muted small">
-        {`Showing ${from}–${to} of ${total}`}
-      </span>
+      <span className="muted small">{`Showing ${from}–${to} of ${total}`}</span>
       <span className="spacer" />
       {link(pageIndex - 1, 'Previous')}
-      <span className="small">
-        {`Page ${pageIndex + 1} of ${pageCount}`}
-      </span>
+      <span className="small">{`Page ${pageIndex + 1} of ${pageCount}`}</span>
       {link(pageIndex + 1, 'Next')}
     </nav>
   );

@@ -14,7 +14,28 @@ import { api, ApiError } from '../api';
 import { toast } from '../toast';
 
 type Form = Record<string, string>;
-const TEXT_FIELDS = ['name', 'hostname', 'ipAddress', 'domain', 'network', 'environment', 'operatingSystem', 'serverType', 'hardwareModel', 'serverLocation', 'primaryFunction', 'secondaryFunction', 'tertiaryFunction', 'teamOwner', 'keyContacts', 'description', 'notes', 'managedBy', 'status', 'monitorPort'] as const;
+const TEXT_FIELDS = [
+  'name',
+  'hostname',
+  'ipAddress',
+  'domain',
+  'network',
+  'environment',
+  'operatingSystem',
+  'serverType',
+  'hardwareModel',
+  'serverLocation',
+  'primaryFunction',
+  'secondaryFunction',
+  'tertiaryFunction',
+  'teamOwner',
+  'keyContacts',
+  'description',
+  'notes',
+  'managedBy',
+  'status',
+  'monitorPort',
+] as const;
 
 function initialForm(s: Server | null): Form {
   const form: Form = {};
@@ -59,7 +80,11 @@ export function ServerDialog({ server, onClose, onSaved }: Props) {
     setProblem(null);
     setSaving(true);
     try {
-      const saved = await api<Server>(server ? 'PUT' : 'POST', server ? `/api/servers/${server.id}` : '/api/servers', parsed.data);
+      const saved = await api<Server>(
+        server ? 'PUT' : 'POST',
+        server ? `/api/servers/${server.id}` : '/api/servers',
+        parsed.data,
+      );
       toast('Success', server ? 'Server updated successfully.' : 'Server added successfully.');
       onSaved(saved, !server);
     } catch (err) {
@@ -76,7 +101,15 @@ export function ServerDialog({ server, onClose, onSaved }: Props) {
       <label className="field__label" htmlFor={`sd-${uid}-${k}`}>
         {label}
       </label>
-      <input id={`sd-${uid}-${k}`} className="input" type={opts.type ?? 'text'} value={form[k]} onChange={set(k)} placeholder={opts.placeholder} aria-invalid={errors[k] ? true : undefined} />
+      <input
+        id={`sd-${uid}-${k}`}
+        className="input"
+        type={opts.type ?? 'text'}
+        value={form[k]}
+        onChange={set(k)}
+        placeholder={opts.placeholder}
+        aria-invalid={errors[k] ? true : undefined}
+      />
       {errors[k] && <p className="field__error">{errors[k]}</p>}
     </div>
   );
@@ -85,7 +118,13 @@ export function ServerDialog({ server, onClose, onSaved }: Props) {
       <label className="field__label" htmlFor={`sd-${uid}-${k}`}>
         {label}
       </label>
-      <select id={`sd-${uid}-${k}`} className="select" value={form[k]} onChange={set(k)} aria-invalid={errors[k] ? true : undefined}>
+      <select
+        id={`sd-${uid}-${k}`}
+        className="select"
+        value={form[k]}
+        onChange={set(k)}
+        aria-invalid={errors[k] ? true : undefined}
+      >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {form[k] && !options.includes(form[k]) && <option value={form[k]}>{form[k]}</option>}
         {options.map((o) => (

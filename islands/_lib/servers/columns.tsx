@@ -25,7 +25,11 @@ function Usage({ value }: { value: number }) {
 }
 
 /** The server table's columns (ids = spec §9 column keys); times in the user's timezone. */
-export function serverColumns(actions: RowActions, docCounts: Record<string, number>, timeZone: string): ColumnDef<Server>[] {
+export function serverColumns(
+  actions: RowActions,
+  docCounts: Record<string, number>,
+  timeZone: string,
+): ColumnDef<Server>[] {
   return [
     {
       id: 'server',
@@ -35,7 +39,9 @@ export function serverColumns(actions: RowActions, docCounts: Record<string, num
         <div className="server-cell">
           <span className="server-cell__name">{s.name}</span>
           <span className="muted small">{s.ipAddress ?? s.hostname ?? ''}</span>
-          {docCounts[s.id] ? <span className="muted small">{docCounts[s.id] === 1 ? '1 runbook' : `${docCounts[s.id]} runbooks`}</span> : null}
+          {docCounts[s.id] ? (
+            <span className="muted small">{docCounts[s.id] === 1 ? '1 runbook' : `${docCounts[s.id]} runbooks`}</span>
+          ) : null}
         </div>
       ),
     },
@@ -45,7 +51,10 @@ export function serverColumns(actions: RowActions, docCounts: Record<string, num
       accessorFn: (s) => s.status,
       cell: ({ row: { original: s } }) => (
         <span className={`badge badge--${statusColour(s.status)}`}>
-          <span className={`status-dot status-dot--${statusColour(s.status) === 'neutral' ? 'grey' : statusColour(s.status)}`} /> {s.status}
+          <span
+            className={`status-dot status-dot--${statusColour(s.status) === 'neutral' ? 'grey' : statusColour(s.status)}`}
+          />{' '}
+          {s.status}
         </span>
       ),
     },
@@ -53,28 +62,71 @@ export function serverColumns(actions: RowActions, docCounts: Record<string, num
       id: 'environment',
       header: 'Environment',
       accessorFn: (s) => s.environment,
-      cell: ({ row: { original: s } }) => <span className={`badge badge--${environmentColour(s.environment)}`}>{s.environment}</span>,
+      cell: ({ row: { original: s } }) => (
+        <span className={`badge badge--${environmentColour(s.environment)}`}>{s.environment}</span>
+      ),
     },
-    { id: 'cpu', header: 'CPU', accessorFn: (s) => s.cpuUsage ?? 0, cell: ({ row: { original: s } }) => <Usage value={s.cpuUsage} /> },
-    { id: 'memory', header: 'Memory', accessorFn: (s) => s.memoryUsage ?? 0, cell: ({ row: { original: s } }) => <Usage value={s.memoryUsage} /> },
+    {
+      id: 'cpu',
+      header: 'CPU',
+      accessorFn: (s) => s.cpuUsage ?? 0,
+      cell: ({ row: { original: s } }) => <Usage value={s.cpuUsage} />,
+    },
+    {
+      id: 'memory',
+      header: 'Memory',
+      accessorFn: (s) => s.memoryUsage ?? 0,
+      cell: ({ row: { original: s } }) => <Usage value={s.memoryUsage} />,
+    },
     {
       id: 'uptime',
       header: 'Uptime',
       accessorFn: (s) => s.uptime ?? 0,
       cell: ({ row: { original: s } }) => uptimeText(s, (iso) => formatDateTime(iso, timeZone)),
     },
-    { id: 'os', header: 'OS', accessorFn: (s) => s.operatingSystem ?? '', cell: ({ row }) => text(row.original.operatingSystem) },
-    { id: 'serverType', header: 'Type', accessorFn: (s) => s.serverType ?? '', cell: ({ row }) => text(row.original.serverType) },
-    { id: 'location', header: 'Location', accessorFn: (s) => s.serverLocation ?? '', cell: ({ row }) => text(row.original.serverLocation) },
-    { id: 'primaryFunction', header: 'Primary Function', accessorFn: (s) => s.primaryFunction ?? '', cell: ({ row }) => text(row.original.primaryFunction) },
-    { id: 'team', header: 'Team', accessorFn: (s) => s.teamOwner ?? '', cell: ({ row }) => text(row.original.teamOwner) },
+    {
+      id: 'os',
+      header: 'OS',
+      accessorFn: (s) => s.operatingSystem ?? '',
+      cell: ({ row }) => text(row.original.operatingSystem),
+    },
+    {
+      id: 'serverType',
+      header: 'Type',
+      accessorFn: (s) => s.serverType ?? '',
+      cell: ({ row }) => text(row.original.serverType),
+    },
+    {
+      id: 'location',
+      header: 'Location',
+      accessorFn: (s) => s.serverLocation ?? '',
+      cell: ({ row }) => text(row.original.serverLocation),
+    },
+    {
+      id: 'primaryFunction',
+      header: 'Primary Function',
+      accessorFn: (s) => s.primaryFunction ?? '',
+      cell: ({ row }) => text(row.original.primaryFunction),
+    },
+    {
+      id: 'team',
+      header: 'Team',
+      accessorFn: (s) => s.teamOwner ?? '',
+      cell: ({ row }) => text(row.original.teamOwner),
+    },
     {
       id: 'actions',
       header: 'Actions',
       enableSorting: false,
       cell: ({ row: { original: s } }) => (
         <div className="server-actions">
-          <button type="button" className="icon-button" aria-label={`Edit ${s.name}`} title="Edit" onClick={() => actions.edit(s)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Edit ${s.name}`}
+            title="Edit"
+            onClick={() => actions.edit(s)}
+          >
             <Icon name="edit" />
           </button>
           <a className="icon-button" href={`/infrastructure/${s.id}`} aria-label={`View ${s.name}`} title="View">
@@ -90,7 +142,13 @@ export function serverColumns(actions: RowActions, docCounts: Record<string, num
           >
             <Icon name="activity" />
           </button>
-          <button type="button" className="icon-button" aria-label={`Delete ${s.name}`} title="Delete" onClick={() => actions.remove(s)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Delete ${s.name}`}
+            title="Delete"
+            onClick={() => actions.remove(s)}
+          >
             <Icon name="trash" />
           </button>
         </div>

@@ -35,7 +35,8 @@ export interface Filters {
 /** /infrastructure?q=…&environment=…&status=… with only the set filters. */
 export function filtersUrl(f: Filters, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ q: f.q.trim(), environment: f.environment, status: f.status, ...extra })) if (v) params.set(k, v);
+  for (const [k, v] of Object.entries({ q: f.q.trim(), environment: f.environment, status: f.status, ...extra }))
+    if (v) params.set(k, v);
   const qs = params.toString();
   return qs ? `/infrastructure?${qs}` : '/infrastructure';
 }

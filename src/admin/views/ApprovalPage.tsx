@@ -60,11 +60,21 @@ function PendingRow({ user, now, timeZone }: { user: PendingUser; now: Date; tim
       </td>
       <td>
         <div className="row approval-actions">
-          <button type="button" className="btn btn--primary btn--sm" data-open-dialog={`approve-${user.id}`} aria-label={`Approve ${nameOf(user)}`}>
+          <button
+            type="button"
+            className="btn btn--primary btn--sm"
+            data-open-dialog={`approve-${user.id}`}
+            aria-label={`Approve ${nameOf(user)}`}
+          >
             <Icon name="check" />
             Approve
           </button>
-          <button type="button" className="btn btn--danger btn--sm" data-open-dialog={`reject-${user.id}`} aria-label={`Reject ${nameOf(user)}`}>
+          <button
+            type="button"
+            className="btn btn--danger btn--sm"
+            data-open-dialog={`reject-${user.id}`}
+            aria-label={`Reject ${nameOf(user)}`}
+          >
             <Icon name="x" />
             Reject
           </button>
@@ -75,12 +85,27 @@ function PendingRow({ user, now, timeZone }: { user: PendingUser; now: Date; tim
 }
 
 /** The list region (count, table or "All caught up!", dialogs); htmx swaps it after each decision. Times in the admin's timezone. */
-export function PendingUsersRegion({ users, timeZone, now = new Date(), banner }: { users: PendingUser[]; timeZone: string; now?: Date; banner?: { variant: 'success' | 'error'; text: string } | null }) {
+export function PendingUsersRegion({
+  users,
+  timeZone,
+  now = new Date(),
+  banner,
+}: {
+  users: PendingUser[];
+  timeZone: string;
+  now?: Date;
+  banner?: { variant: 'success' | 'error'; text: string } | null;
+}) {
   const count = users.length;
   return (
     <div id="pending-users" className="stack approval">
       {banner && <Banner variant={banner.variant}>{banner.text}</Banner>}
-      <Card title="Pending Approvals" subtitle={<span className="approval-count">{`${count} ${count === 1 ? 'user' : 'users'} pending approval`}</span>}>
+      <Card
+        title="Pending Approvals"
+        subtitle={
+          <span className="approval-count">{`${count} ${count === 1 ? 'user' : 'users'} pending approval`}</span>
+        }
+      >
         {count === 0 ? (
           <EmptyState icon="check" title="All caught up!" text="There are no users waiting for approval." />
         ) : (

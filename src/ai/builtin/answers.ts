@@ -17,7 +17,12 @@ type Run = (db: Db, used: ToolUse[], timeZone: string) => Promise<string>;
 
 const MAX_ROWS = 50;
 
-async function use<T extends unknown[] | object | null>(used: ToolUse[], name: string, args: Record<string, unknown>, p: Promise<T>): Promise<T> {
+async function use<T extends unknown[] | object | null>(
+  used: ToolUse[],
+  name: string,
+  args: Record<string, unknown>,
+  p: Promise<T>,
+): Promise<T> {
   const result = await p;
   used.push({ name, args, results: Array.isArray(result) ? result.length : result ? 1 : 0 });
   return result;
@@ -29,15 +34,26 @@ function serverTable(rows: ServerRow[]): string {
   const shown = rows.slice(0, MAX_ROWS);
   const t = table(
     ['Server', 'IP Address', 'Status', 'Environment', 'Location', 'Function'],
-    shown.map((s) => [link(s.name, s.link), esc(s.ipAddress), esc(s.status), esc(s.environment), esc(s.serverLocation), esc(fn(s))]),
+    shown.map((s) => [
+      link(s.name, s.link),
+      esc(s.ipAddress),
+      esc(s.status),
+      esc(s.environment),
+      esc(s.serverLocation),
+      esc(fn(s)),
+    ]),
   );
-  return rows.length > MAX_ROWS ? `${t}\n\nShowing the first ${MAX_ROWS} of ${rows.length}; see [Infrastructure](/infrastructure) for all.` : t;
+  return rows.length > MAX_ROWS
+    ? `${t}\n\nShowing the first ${MAX_ROWS} of ${rows.length}; see [Infrastructure](/infrastructure) for all.`
+    : t;
 }
 
 function groupBy<T>(rows: T[], key: (r: T) => string): [string, T[]][] {
   const groups = new Map<string, T[]>();
   for (const r of rows) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
-  return [...groups.entries()].sort(([a], [b]) => (a.startsWith('Unspecified') ? 1 : b.startsWith('Unspecified') ? -1 : a.localeCompare(b)));
+  return [...groups.entries()].sort(([a], [b]) =>
+    a.startsWith('Unspecified') ? 1 : b.startsWith('Unspecified') ? -1 : a.localeCompare(b),
+  );
 }
 
 const NO_SERVERS = 'There are no servers in the inventory yet. Add them on the [Infrastructure](/infrastructure) page.';
@@ -46,43 +62,80 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
   help: () => async () =>
     "I answer from Ops Hub's own data: the server inventory and its health checks, the knowledge base and documents, the team directory and the audit log. Try asking which servers are in a location, the status of active servers, recent issues, or for documentation on a topic.",
 
-  server: ({ name }) => async (db, used, timeZone) => {
-    const s = await use(used, 'get_server', { name }, tools.getServer(db, name));
-    if (!s) return `I couldn't find a server named "${esc(name)}".`;
-    const facts = [
-      ['Status', s.status], ['Environment', s.environment], ['IP address', s.ipAddress], ['Hostname', s.hostname],
-      ['Location', s.serverLocation], ['Network zone', s.network], ['Domain', s.domain], ['Operating system', s.operatingSystem],
-      ['Function', fn(s)], ['Team owner', s.teamOwner], ['Key contacts', s.keyContacts],
-      ['CPU / memory', `${Math.round(s.cpuUsage)}% / ${Math.round(s.memoryUsage)}%`], ['Last health check', when(s.lastHealthCheck, timeZone)],
-    ];
-    const checks = s.healthChecks.length
-      ? `\n\n**Last health checks**\n\n${table(['Checked', 'Status', 'Latency', 'Error'], s.healthChecks.map((h) => [when(h.checkedAt, timeZone), esc(h.status), h.latencyMs === null ? '—' : `${h.latencyMs} ms`, esc(h.error)]))}`
-      : '\n\nNo health checks have been recorded for it yet.';
-    return `**${link(s.name, s.link)}**\n\n${facts.map(([k, v]) => `- **${k}:** ${esc(v)}`).join('\n')}${checks}`;
-  },
+  server:
+    ({ name }) =>
+    async (db, used, timeZone) => {
+      const s = await use(used, 'get_server', { name }, tools.getServer(db, name));
+      if (!s) return `I couldn't find a server named "${esc(name)}".`;
+      const facts = [
+        ['Status', s.status],
+        ['Environment', s.environment],
+        ['IP address', s.ipAddress],
+        ['Hostname', s.hostname],
+        ['Location', s.serverLocation],
+        ['Network zone', s.network],
+        ['Domain', s.domain],
+        ['Operating system', s.operatingSystem],
+        ['Function', fn(s)],
+        ['Team owner', s.teamOwner],
+        ['Key contacts', s.keyContacts],
+        ['CPU / memory', `${Math.round(s.cpuUsage)}% / ${Math.round(s.memoryUsage)}%`],
+        ['Last health check', when(s.lastHealthCheck, timeZone)],
+      ];
+      const checks = s.healthChecks.length
+        ? `\n\n**Last health checks**\n\n${table(
+            ['Checked', 'Status', 'Latency', 'Error'],
+            s.healthChecks.map((h) => [
+              when(h.checkedAt, timeZone),
+              esc(h.status),
+              h.latencyMs === null ? '—' : `${h.latencyMs} ms`,
+              esc(h.error),
+            ]),
+          )}`
+        : '\n\nNo health checks have been recorded for it yet.';
+      return `**${link(s.name, s.link)}**\n\n${facts.map(([k, v]) => `- **${k}:** ${esc(v)}`).join('\n')}${checks}`;
+    },
 
-  contacts: ({ text }) => async (db, used) => {
-    let rows = await use(used, 'team_contacts', { text }, tools.teamContacts(db, text));
-    if (!rows.length && text) rows = await use(used, 'team_contacts', {}, tools.teamContacts(db));
-    if (!rows.length) return 'No team contacts are recorded yet. Add them on the [Team](/team) page.';
-    return `Support team contacts (${rows.length}):\n\n${table(
-      ['Name', 'Role', 'Department', 'Email', 'Status'],
-      rows.map((m) => [esc(m.name), esc(m.role), esc(m.department), /^[^\s@<>()[\]]+@[^\s@<>()[\]]+$/.test(m.email) ? `[${esc(m.email)}](mailto:${m.email})` : esc(m.email), esc(m.status)]),
-    )}\n\nSee the [Team](/team) page for everyone.`;
-  },
+  contacts:
+    ({ text }) =>
+    async (db, used) => {
+      let rows = await use(used, 'team_contacts', { text }, tools.teamContacts(db, text));
+      if (!rows.length && text) rows = await use(used, 'team_contacts', {}, tools.teamContacts(db));
+      if (!rows.length) return 'No team contacts are recorded yet. Add them on the [Team](/team) page.';
+      return `Support team contacts (${rows.length}):\n\n${table(
+        ['Name', 'Role', 'Department', 'Email', 'Status'],
+        rows.map((m) => [
+          esc(m.name),
+          esc(m.role),
+          esc(m.department),
+          /^[^\s@<>()[\]]+@[^\s@<>()[\]]+$/.test(m.email) ? `[${esc(m.email)}](mailto:${m.email})` : esc(m.email),
+          esc(m.status),
+        ]),
+      )}\n\nSee the [Team](/team) page for everyone.`;
+    },
 
   logs: () => async (db, used, timeZone) => {
     const rows = await use(used, 'recent_audit_events', { limit: 15 }, tools.recentAuditEvents(db, 15));
     if (!rows.length) return 'No system events have been recorded yet.';
     return `The ${plural(rows.length, 'most recent system event')}:\n\n${table(
       ['When', 'Action', 'Entity', 'By'],
-      rows.map((e) => [when(e.createdAt, timeZone), esc(e.action), esc(`${e.entityType}${e.entityId ? ` ${e.entityId}` : ''}`), esc(e.actor ?? 'system')]),
+      rows.map((e) => [
+        when(e.createdAt, timeZone),
+        esc(e.action),
+        esc(`${e.entityType}${e.entityId ? ` ${e.entityId}` : ''}`),
+        esc(e.actor ?? 'system'),
+      ]),
     )}`;
   },
 
   issues: () => async (db, used, timeZone) => {
     const problems = await use(used, 'recent_health_problems', { limit: 10 }, tools.recentHealthProblems(db, 10));
-    const current = await use(used, 'search_servers', { status: ['offline', 'warning'] }, tools.searchServers(db, { status: ['offline', 'warning'] }));
+    const current = await use(
+      used,
+      'search_servers',
+      { status: ['offline', 'warning'] },
+      tools.searchServers(db, { status: ['offline', 'warning'] }),
+    );
     const parts: string[] = [];
     parts.push(
       current.length
@@ -93,35 +146,43 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
       problems.length
         ? `**Recent health-check problems** (newest first):\n\n${table(
             ['Checked', 'Server', 'Status', 'Was', 'Error'],
-            problems.map((p) => [when(p.checkedAt, timeZone), link(p.serverName, p.link), esc(p.status), esc(p.previousStatus), esc(p.error)]),
+            problems.map((p) => [
+              when(p.checkedAt, timeZone),
+              link(p.serverName, p.link),
+              esc(p.status),
+              esc(p.previousStatus),
+              esc(p.error),
+            ]),
           )}`
         : 'No health check has found a server offline or in warning recently.',
     );
     return parts.join('\n\n');
   },
 
-  docs: ({ terms }) => async (db, used) => {
-    // All the words first; when nothing has them all, any of them (ranked).
-    let hits = terms
-      ? await use(used, 'search_documents', { query: terms }, tools.searchDocuments(db, terms, 8))
-      : await use(used, 'recent_documents', { limit: 5 }, tools.recentDocuments(db, 5));
-    if (!hits.length && terms.includes(' ')) {
-      const any = terms.split(/\s+/).join(' or ');
-      hits = await use(used, 'search_documents', { query: any }, tools.searchDocuments(db, any, 8));
-    }
-    if (!hits.length) {
-      return terms
-        ? `I couldn't find any documentation matching "${esc(terms)}". Try other words, or browse the [Knowledge Base](/knowledge-base).`
-        : 'There is no documentation in the knowledge base yet.';
-    }
-    const head = terms ? `Documentation matching "${esc(terms)}":` : 'The most recently updated documentation:';
-    const list = hits.map((d, i) => {
-      const meta = [d.category, d.tags.slice(0, 3).join(', ')].filter(Boolean).map(esc).join(' · ');
-      const summary = (d.excerpt || d.snippet).slice(0, 200);
-      return `${i + 1}. ${link(d.title, d.link)}${meta ? ` — ${meta}` : ''}\n   > ${esc(summary)}`;
-    });
-    return `${head}\n\n${list.join('\n')}`;
-  },
+  docs:
+    ({ terms }) =>
+    async (db, used) => {
+      // All the words first; when nothing has them all, any of them (ranked).
+      let hits = terms
+        ? await use(used, 'search_documents', { query: terms }, tools.searchDocuments(db, terms, 8))
+        : await use(used, 'recent_documents', { limit: 5 }, tools.recentDocuments(db, 5));
+      if (!hits.length && terms.includes(' ')) {
+        const any = terms.split(/\s+/).join(' or ');
+        hits = await use(used, 'search_documents', { query: any }, tools.searchDocuments(db, any, 8));
+      }
+      if (!hits.length) {
+        return terms
+          ? `I couldn't find any documentation matching "${esc(terms)}". Try other words, or browse the [Knowledge Base](/knowledge-base).`
+          : 'There is no documentation in the knowledge base yet.';
+      }
+      const head = terms ? `Documentation matching "${esc(terms)}":` : 'The most recently updated documentation:';
+      const list = hits.map((d, i) => {
+        const meta = [d.category, d.tags.slice(0, 3).join(', ')].filter(Boolean).map(esc).join(' · ');
+        const summary = (d.excerpt || d.snippet).slice(0, 200);
+        return `${i + 1}. ${link(d.title, d.link)}${meta ? ` — ${meta}` : ''}\n   > ${esc(summary)}`;
+      });
+      return `${head}\n\n${list.join('\n')}`;
+    },
 
   topology: () => async (db, used) => {
     const rows = await use(used, 'search_servers', {}, tools.searchServers(db, { limit: 500 }));
@@ -131,7 +192,16 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
       const domains = [...new Set(list.map((s) => s.domain).filter(Boolean))];
       return `### ${esc(zone)} (${plural(list.length, 'server')})\n\nDomains: ${domains.length ? domains.map(esc).join(', ') : '—'}\n\n${table(
         ['Server', 'IP Address', 'Hostname', 'Domain', 'Environment', 'Status'],
-        list.slice(0, MAX_ROWS).map((s) => [link(s.name, s.link), esc(s.ipAddress), esc(s.hostname), esc(s.domain), esc(s.environment), esc(s.status)]),
+        list
+          .slice(0, MAX_ROWS)
+          .map((s) => [
+            link(s.name, s.link),
+            esc(s.ipAddress),
+            esc(s.hostname),
+            esc(s.domain),
+            esc(s.environment),
+            esc(s.status),
+          ]),
       )}`;
     });
     return `Network configuration and topology: ${plural(rows.length, 'server')} in ${plural(zones.length, 'network zone')}.\n\n${sections.join('\n\n')}`;
@@ -142,15 +212,20 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
     if (!rows.length) return NO_SERVERS;
     const groups = groupBy(rows, (s) => s.serverLocation || 'Unspecified location');
     return `Servers grouped by location (${plural(groups.length, 'location')}):\n\n${groups
-      .map(([loc, list]) => `### ${esc(loc)} (${list.length})\n\n${list.map((s) => `- ${link(s.name, s.link)} — ${esc(s.ipAddress)} — ${esc(s.status)} — ${esc(s.environment)}`).join('\n')}`)
+      .map(
+        ([loc, list]) =>
+          `### ${esc(loc)} (${list.length})\n\n${list.map((s) => `- ${link(s.name, s.link)} — ${esc(s.ipAddress)} — ${esc(s.status)} — ${esc(s.environment)}`).join('\n')}`,
+      )
       .join('\n\n')}`;
   },
 
-  location: ({ location }) => async (db, used) => {
-    const rows = await use(used, 'search_servers', { location }, tools.searchServers(db, { location }));
-    if (!rows.length) return `I found no servers whose location matches "${esc(location)}".`;
-    return `Found ${plural(rows.length, 'server')} in **${esc(location)}**:\n\n${serverTable(rows)}`;
-  },
+  location:
+    ({ location }) =>
+    async (db, used) => {
+      const rows = await use(used, 'search_servers', { location }, tools.searchServers(db, { location }));
+      if (!rows.length) return `I found no servers whose location matches "${esc(location)}".`;
+      return `Found ${plural(rows.length, 'server')} in **${esc(location)}**:\n\n${serverTable(rows)}`;
+    },
 
   ips: () => async (db, used) => {
     const rows = await use(used, 'search_servers', {}, tools.searchServers(db, { limit: 500 }));
@@ -162,37 +237,64 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
     )}${missing ? `\n\n${plural(missing, 'server has', 'servers have')} no IP address recorded.` : ''}`;
   },
 
-  status: ({ statuses, activeOnly }) => async (db, used, timeZone) => {
-    const all = await use(used, 'search_servers', {}, tools.searchServers(db, { limit: 500 }));
-    if (!all.length) return NO_SERVERS;
-    const counts = groupBy(all, (s) => s.status).map(([st, l]) => `**${esc(st)}**: ${l.length}`).join(', ');
-    const wanted = statuses.length ? statuses : activeOnly ? ['online', 'warning'] : [];
-    const rows = wanted.length ? all.filter((s) => wanted.includes(s.status)) : all;
-    const label = wanted.length ? `${activeOnly && !statuses.length ? 'Active servers (online or warning)' : `Servers with status ${wanted.join(' or ')}`}` : 'All servers';
-    if (!rows.length) return `Status of ${plural(all.length, 'server')}: ${counts}.\n\n${label}: none.`;
-    return `Status of ${plural(all.length, 'server')}: ${counts}.\n\n**${label}** (${rows.length}):\n\n${table(
-      ['Server', 'Status', 'Environment', 'CPU', 'Memory', 'Last check'],
-      rows.slice(0, MAX_ROWS).map((s) => [link(s.name, s.link), esc(s.status), esc(s.environment), `${Math.round(s.cpuUsage)}%`, `${Math.round(s.memoryUsage)}%`, when(s.lastHealthCheck, timeZone)]),
-    )}`;
-  },
+  status:
+    ({ statuses, activeOnly }) =>
+    async (db, used, timeZone) => {
+      const all = await use(used, 'search_servers', {}, tools.searchServers(db, { limit: 500 }));
+      if (!all.length) return NO_SERVERS;
+      const counts = groupBy(all, (s) => s.status)
+        .map(([st, l]) => `**${esc(st)}**: ${l.length}`)
+        .join(', ');
+      const wanted = statuses.length ? statuses : activeOnly ? ['online', 'warning'] : [];
+      const rows = wanted.length ? all.filter((s) => wanted.includes(s.status)) : all;
+      const label = wanted.length
+        ? `${activeOnly && !statuses.length ? 'Active servers (online or warning)' : `Servers with status ${wanted.join(' or ')}`}`
+        : 'All servers';
+      if (!rows.length) return `Status of ${plural(all.length, 'server')}: ${counts}.\n\n${label}: none.`;
+      return `Status of ${plural(all.length, 'server')}: ${counts}.\n\n**${label}** (${rows.length}):\n\n${table(
+        ['Server', 'Status', 'Environment', 'CPU', 'Memory', 'Last check'],
+        rows
+          .slice(0, MAX_ROWS)
+          .map((s) => [
+            link(s.name, s.link),
+            esc(s.status),
+            esc(s.environment),
+            `${Math.round(s.cpuUsage)}%`,
+            `${Math.round(s.memoryUsage)}%`,
+            when(s.lastHealthCheck, timeZone),
+          ]),
+      )}`;
+    },
 
-  servers: ({ environment, term }) => async (db, used) => {
-    const args = { environment, function: term };
-    const rows = await use(used, 'search_servers', args, tools.searchServers(db, { environment, function: term }));
-    const what = [term, environment].filter(Boolean).map((w) => esc(w)).join(' ');
-    if (!rows.length) return what ? `I found no ${what} servers in the inventory.` : NO_SERVERS;
-    return `Found ${plural(rows.length, `${what ? `${what} ` : ''}server`)}:\n\n${serverTable(rows)}`;
-  },
+  servers:
+    ({ environment, term }) =>
+    async (db, used) => {
+      const args = { environment, function: term };
+      const rows = await use(used, 'search_servers', args, tools.searchServers(db, { environment, function: term }));
+      const what = [term, environment]
+        .filter(Boolean)
+        .map((w) => esc(w))
+        .join(' ');
+      if (!rows.length) return what ? `I found no ${what} servers in the inventory.` : NO_SERVERS;
+      return `Found ${plural(rows.length, `${what ? `${what} ` : ''}server`)}:\n\n${serverTable(rows)}`;
+    },
 
-  unknown: ({ terms }) => async (db, used, timeZone) => {
-    if (terms) {
-      const docs = await runners.docs({ kind: 'docs', terms })(db, used, timeZone);
-      if (!docs.startsWith("I couldn't")) return docs;
-      const servers = await use(used, 'search_servers', { text: terms }, tools.searchServers(db, { text: terms.split(' ')[0] }));
-      if (servers.length) return `Servers matching "${esc(terms)}":\n\n${serverTable(servers)}`;
-    }
-    return `I don't know: I found nothing in Ops Hub's servers, documentation, team or logs about "${esc(terms || 'that')}". I can answer questions about servers (by location, status, IP or function), documentation, recent issues, system logs and support contacts.`;
-  },
+  unknown:
+    ({ terms }) =>
+    async (db, used, timeZone) => {
+      if (terms) {
+        const docs = await runners.docs({ kind: 'docs', terms })(db, used, timeZone);
+        if (!docs.startsWith("I couldn't")) return docs;
+        const servers = await use(
+          used,
+          'search_servers',
+          { text: terms },
+          tools.searchServers(db, { text: terms.split(' ')[0] }),
+        );
+        if (servers.length) return `Servers matching "${esc(terms)}":\n\n${serverTable(servers)}`;
+      }
+      return `I don't know: I found nothing in Ops Hub's servers, documentation, team or logs about "${esc(terms || 'that')}". I can answer questions about servers (by location, status, IP or function), documentation, recent issues, system logs and support contacts.`;
+    },
 };
 
 /** Looks up what the intent needs and drafts the markdown answer, times in `timeZone`. */

@@ -8,7 +8,10 @@ import * as writing from './writing';
 
 /** Suggested actions for a question (shared with the LLM engine). */
 export async function suggestActions(db: Db, query: string): Promise<string[]> {
-  const intent = detectIntent(query, (await serverNames(db)).map((s) => s.name));
+  const intent = detectIntent(
+    query,
+    (await serverNames(db)).map((s) => s.name),
+  );
   return suggestionsFor(intent.kind, /\bpos\b/i.test(query));
 }
 
@@ -43,7 +46,12 @@ export function builtinEngine(opts: { chunkDelayMs?: number } = {}): Engine {
       const names = (await serverNames(db)).map((s) => s.name);
       const intent = detectIntent(input.query, names);
       const { text, tools } = await draftAnswer(db, intent, asker.timeZone);
-      if (!emit) return { response: text, suggestedActions: suggestionsFor(intent.kind, /\bpos\b/i.test(input.query)), toolsUsed: tools };
+      if (!emit)
+        return {
+          response: text,
+          suggestedActions: suggestionsFor(intent.kind, /\bpos\b/i.test(input.query)),
+          toolsUsed: tools,
+        };
       // Stream at a readable pace, but never for much longer than a second whatever the length.
       const parts = pieces(text, Math.max(24, Math.ceil(text.length / 80)));
       for (const [i, part] of parts.entries()) {
@@ -51,7 +59,11 @@ export function builtinEngine(opts: { chunkDelayMs?: number } = {}): Engine {
         emit(part);
         if (i < parts.length - 1 && delay) await sleep(delay, signal);
       }
-      return { response: text, suggestedActions: suggestionsFor(intent.kind, /\bpos\b/i.test(input.query)), toolsUsed: tools };
+      return {
+        response: text,
+        suggestedActions: suggestionsFor(intent.kind, /\bpos\b/i.test(input.query)),
+        toolsUsed: tools,
+      };
     },
     enhanceContent: async (input) => writing.enhanceContent(input),
     enhanceField: async (input) => writing.enhanceField(input),

@@ -16,15 +16,25 @@ export type Intent =
   | { kind: 'unknown'; terms: string };
 
 const STOP = new Set(
-  ('a an and any are about all at be by can could details detail display do does for from get give have how i in ' +
+  (
+    'a an and any are about all at be by can could details detail display do does for from get give have how i in ' +
     'info information is it its list me my of on or our please related relating regarding show tell the their them there ' +
     'these this those to us view we what which who with you your find search look up see want need know some every each ' +
     'servers server hosts host machines machine box boxes documentation docs doc documents document articles article ' +
-    'guides guide knowledge base kb runbook runbooks procedures procedure sop where').split(' '),
+    'guides guide knowledge base kb runbook runbooks procedures procedure sop where'
+  ).split(' '),
 );
 
 const ENVIRONMENTS = ['production', 'staging', 'development'];
-const STATUS_WORDS: Record<string, string> = { online: 'online', offline: 'offline', warning: 'warning', warnings: 'warning', maintenance: 'maintenance', unknown: 'unknown', down: 'offline' };
+const STATUS_WORDS: Record<string, string> = {
+  online: 'online',
+  offline: 'offline',
+  warning: 'warning',
+  warnings: 'warning',
+  maintenance: 'maintenance',
+  unknown: 'unknown',
+  down: 'offline',
+};
 
 /** Significant words of a question (stop words and punctuation dropped; case kept). */
 export function keywords(query: string): string[] {
@@ -39,7 +49,9 @@ const has = (q: string, re: RegExp) => re.test(q);
 /** A location named in the question ("servers in Auburn location", "at the Sydney site"). */
 export function locationOf(query: string): string | undefined {
   const m =
-    /\b(?:in|at)\s+(?:the\s+)?([\p{L}\p{N}][\p{L}\p{N} .'-]{0,40}?)\s+(?:location|site|office|data\s?cent(?:er|re)|dc|campus|store)\b/iu.exec(query) ??
+    /\b(?:in|at)\s+(?:the\s+)?([\p{L}\p{N}][\p{L}\p{N} .'-]{0,40}?)\s+(?:location|site|office|data\s?cent(?:er|re)|dc|campus|store)\b/iu.exec(
+      query,
+    ) ??
     /\blocation\s+(?:of\s+|is\s+|=\s*)?["']?([\p{L}\p{N}][\p{L}\p{N}'-]{1,40})/iu.exec(query) ??
     /\b(?:in|at)\s+(\p{Lu}[\p{L}\p{N}'-]{1,40}(?:\s+\p{Lu}[\p{L}\p{N}'-]{1,40})?)/u.exec(query);
   const loc = m?.[1]?.trim();
@@ -53,7 +65,11 @@ export function detectIntent(query: string, serverNames: string[] = []): Intent 
   if (/^\s*(hi|hello|hey|help|what can you do|who are you)\b/.test(q) && q.length < 40) return { kind: 'help' };
 
   const named = serverNames
-    .filter((n) => n.length > 2 && new RegExp(`(^|[^\\w-])${n.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(q))
+    .filter(
+      (n) =>
+        n.length > 2 &&
+        new RegExp(`(^|[^\\w-])${n.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(q),
+    )
     .sort((a, b) => b.length - a.length)[0];
   if (named) return { kind: 'server', name: named };
 
@@ -61,9 +77,16 @@ export function detectIntent(query: string, serverNames: string[] = []): Intent 
     const text = keywords(query).filter((w) => !/^(support|team|contacts?|members?|who|call|oncall)$/i.test(w))[0];
     return { kind: 'contacts', text };
   }
-  if (has(q, /\b(logs?|audit|events?|activity|activities|history of changes|recent changes)\b/)) return { kind: 'logs' };
-  if (has(q, /\b(issues?|problems?|incidents?|outages?|alerts?|errors?|failing|failures?|failed|broken)\b/)) return { kind: 'issues' };
-  if (has(q, /\b(docs?|documentation|documents?|articles?|guides?|knowledge|kb|runbooks?|procedures?|sops?|how (do i|to|can i))\b/)) {
+  if (has(q, /\b(logs?|audit|events?|activity|activities|history of changes|recent changes)\b/))
+    return { kind: 'logs' };
+  if (has(q, /\b(issues?|problems?|incidents?|outages?|alerts?|errors?|failing|failures?|failed|broken)\b/))
+    return { kind: 'issues' };
+  if (
+    has(
+      q,
+      /\b(docs?|documentation|documents?|articles?|guides?|knowledge|kb|runbooks?|procedures?|sops?|how (do i|to|can i))\b/,
+    )
+  ) {
     const terms = keywords(query).filter((w) => !/^(recent|latest|new|newest|browse|how|do|to)$/i.test(w));
     return { kind: 'docs', terms: terms.join(' ') };
   }
@@ -73,13 +96,22 @@ export function detectIntent(query: string, serverNames: string[] = []): Intent 
   if (location) return { kind: 'location', location };
   if (has(q, /\bips?\b|ip address|addresses/)) return { kind: 'ips' };
 
-  const statuses = [...new Set(q.split(/\W+/).map((w) => STATUS_WORDS[w]).filter(Boolean))];
+  const statuses = [
+    ...new Set(
+      q
+        .split(/\W+/)
+        .map((w) => STATUS_WORDS[w])
+        .filter(Boolean),
+    ),
+  ];
   if (has(q, /\b(status|health|healthy|active|running|up)\b/) || statuses.length) {
     return { kind: 'status', statuses, activeOnly: /\b(active|running)\b/.test(q) };
   }
   const environment = ENVIRONMENTS.find((e) => q.includes(e));
   if (has(q, /\b(servers?|hosts?|machines?|inventory|infrastructure)\b/) || environment) {
-    const term = keywords(query).filter((w) => !ENVIRONMENTS.includes(w.toLowerCase()) && !/^(inventory|infrastructure|overview|environment)$/i.test(w))[0];
+    const term = keywords(query).filter(
+      (w) => !ENVIRONMENTS.includes(w.toLowerCase()) && !/^(inventory|infrastructure|overview|environment)$/i.test(w),
+    )[0];
     return { kind: 'servers', environment, term };
   }
   return { kind: 'unknown', terms: keywords(query).join(' ') };

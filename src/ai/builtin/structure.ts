@@ -14,18 +14,24 @@ type Block =
 
 const CMD_WORDS =
   'sudo|apt|apt-get|yum|dnf|systemctl|service|journalctl|kubectl|docker|git|ssh|scp|rsync|curl|wget|ping|tracert|traceroute|nslookup|dig|ipconfig|ifconfig|ip|netstat|ss|nmap|netsh|powershell|pwsh|cmd|chmod|chown|mkdir|rm|cp|mv|cat|grep|tail|head|ls|cd|df|du|free|top|mount|umount|tar|unzip|npm|pip|winget|choco|iisreset|robocopy|xcopy|reg|wmic|bcdedit|sfc|dism|gpupdate|gpresult|shutdown|net|sc|certutil|hostname|whoami|nltest|repadmin|dcdiag|vmkfstools|esxcli|esxcfg-\\w+|vim-cmd|openssl|crontab|useradd|usermod|passwd|firewall-cmd|ufw|iptables|mysql|psql|sqlcmd';
-const POWERSHELL = /^(?:PS [^>]*>\s*)?(?:(?:Get|Set|New|Remove|Add|Install|Import|Enable|Disable|Test|Invoke|Start|Stop|Restart|Update|Connect|Disconnect|Export|Clear|Move|Rename|Resume|Suspend|Uninstall|Register|Unregister|Mount|Dismount|Search|Find|Grant|Revoke|Backup|Restore|Sync|Write|Read|Wait|Out|Select|Where|ForEach|Measure|Format|Convert|ConvertTo|ConvertFrom)-[A-Z]\w+|\$[A-Za-z_]\w*\s*=)/;
+const POWERSHELL =
+  /^(?:PS [^>]*>\s*)?(?:(?:Get|Set|New|Remove|Add|Install|Import|Enable|Disable|Test|Invoke|Start|Stop|Restart|Update|Connect|Disconnect|Export|Clear|Move|Rename|Resume|Suspend|Uninstall|Register|Unregister|Mount|Dismount|Search|Find|Grant|Revoke|Backup|Restore|Sync|Write|Read|Wait|Out|Select|Where|ForEach|Measure|Format|Convert|ConvertTo|ConvertFrom)-[A-Z]\w+|\$[A-Za-z_]\w*\s*=)/;
 const SHELL = new RegExp(`^(?:\\$\\s+|#\\s+(?=(?:${CMD_WORDS})\\b)|>\\s*)?(?:${CMD_WORDS})(?:\\s|$)`);
-const STEP = /^(?:step\s*\d+\s*[:.)-]\s*|\d{1,2}\s*[.)]\s+|\(\d{1,2}\)\s*|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|lastly)\b[,:]?\s+)/i;
+const STEP =
+  /^(?:step\s*\d+\s*[:.)-]\s*|\d{1,2}\s*[.)]\s+|\(\d{1,2}\)\s*|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|lastly)\b[,:]?\s+)/i;
 const BULLET = /^[-*•–]\s+/;
-const SECTION_WORDS = /^(overview|summary|background|purpose|scope|prerequisites?|requirements?|before you (start|begin)|steps?|procedure|instructions|resolution|solution|fix|workaround|verification|verify|testing|validation|rollback|troubleshooting|notes?|tips?|references?|symptoms?|cause|root cause|issue|problem|impact|contacts?|escalation)\b/i;
+const SECTION_WORDS =
+  /^(overview|summary|background|purpose|scope|prerequisites?|requirements?|before you (start|begin)|steps?|procedure|instructions|resolution|solution|fix|workaround|verification|verify|testing|validation|rollback|troubleshooting|notes?|tips?|references?|symptoms?|cause|root cause|issue|problem|impact|contacts?|escalation)\b/i;
 
 /** A command line (shell or PowerShell), without its prompt; undefined when it is prose. */
 export function asCommand(line: string): { text: string; shell: 'powershell' | 'bash' } | undefined {
   const t = line.trim().replace(/^`+|`+$/g, '');
-  if (t.length > 300 || /[.!?]$/.test(t) && !/\s-\w/.test(t)) return undefined;
+  if (t.length > 300 || (/[.!?]$/.test(t) && !/\s-\w/.test(t))) return undefined;
   if (POWERSHELL.test(t)) return { text: t.replace(/^PS [^>]*>\s*/, ''), shell: 'powershell' };
-  if (SHELL.test(t) && !/^(?:service|free|top|head|ip|net|cat|cd|ls)\s+(?:is|was|are|the|a|an|and|to|of|for)\b/i.test(t)) {
+  if (
+    SHELL.test(t) &&
+    !/^(?:service|free|top|head|ip|net|cat|cd|ls)\s+(?:is|was|are|the|a|an|and|to|of|for)\b/i.test(t)
+  ) {
     return { text: t.replace(/^(?:\$|#|>)\s+/, ''), shell: 'bash' };
   }
   return undefined;
@@ -71,7 +77,10 @@ export function toBlocks(input: string): Block[] {
 
 /** "Do X, then do Y. Next, Z." in one line → steps when it reads as a sequence. */
 function splitSentenceSteps(line: string): Block[] {
-  const parts = line.split(/(?<=[.;])\s+(?=(?:then|next|after that|finally|lastly)\b)|,\s*then\s+/i).map((p) => p.trim()).filter(Boolean);
+  const parts = line
+    .split(/(?<=[.;])\s+(?=(?:then|next|after that|finally|lastly)\b)|,\s*then\s+/i)
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length < 2) return [{ kind: 'text', text: line }];
   return parts.map((p) => ({ kind: 'step', text: sentenceCase(p.replace(STEP, '').replace(/[;,]$/, '.')) }));
 }
@@ -113,7 +122,8 @@ export function toMarkdown(blocks: Block[], opts: { stepsHeading?: boolean } = {
       else out.push(`- ${b.text}`);
     } else if (b.kind === 'command') {
       const group = [b.text];
-      while (blocks[i + 1]?.kind === 'command' && (blocks[i + 1] as { shell: string }).shell === b.shell) group.push((blocks[++i] as { text: string }).text);
+      while (blocks[i + 1]?.kind === 'command' && (blocks[i + 1] as { shell: string }).shell === b.shell)
+        group.push((blocks[++i] as { text: string }).text);
       out.push(`\`\`\`${b.shell}\n${group.join('\n')}\n\`\`\``);
     } else out.push(b.text);
   }

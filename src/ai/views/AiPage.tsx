@@ -9,5 +9,10 @@ export type Exchange = {
 
 /** /ai: the Ops AI chat island, full page (a server-answered exchange when the form was posted without JS). */
 export function AiPage({ exchange }: { exchange?: Exchange }) {
-  return <Island name="OpsChat" props={{ mode: 'page', now: exchange?.at ?? new Date().toISOString(), exchange: exchange ?? null }} />;
+  return (
+    <Island
+      name="OpsChat"
+      props={{ mode: 'page', now: exchange?.at ?? new Date().toISOString(), exchange: exchange ?? null }}
+    />
+  );
 }

@@ -8,7 +8,14 @@ import { Island } from '../../ui/Island';
 export function AssistantLauncher() {
   return (
     <>
-      <a className="fab" href="/ai" aria-label="Open AI Assistant" title="AI Assistant" data-island-trigger="OpsChat" aria-haspopup="dialog">
+      <a
+        className="fab"
+        href="/ai"
+        aria-label="Open AI Assistant"
+        title="AI Assistant"
+        data-island-trigger="OpsChat"
+        aria-haspopup="dialog"
+      >
         <Icon name="bot" />
       </a>
       <Island name="OpsChat" props={{ mode: 'panel', now: null, exchange: null }} load="interaction" clientOnly />

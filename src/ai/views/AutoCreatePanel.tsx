@@ -8,7 +8,12 @@ import { Island } from '../../ui/Island';
  */
 export function AutoCreatePanel({ open }: { open: boolean }) {
   return (
-    <section className="card auto-create" id="auto-create" aria-labelledby="auto-create-title" data-open={open ? '' : undefined}>
+    <section
+      className="card auto-create"
+      id="auto-create"
+      aria-labelledby="auto-create-title"
+      data-open={open ? '' : undefined}
+    >
       <header className="card__header">
         <div className="row">
           <Icon name="sparkles" />
@@ -17,11 +22,20 @@ export function AutoCreatePanel({ open }: { open: boolean }) {
           </h2>
           <Badge colour="purple">AI Powered</Badge>
         </div>
-        <a className="btn btn--secondary btn--sm" href="/knowledge-base?autocreate=true" data-island-trigger="AutoCreateKb" hidden={open}>
+        <a
+          className="btn btn--secondary btn--sm"
+          href="/knowledge-base?autocreate=true"
+          data-island-trigger="AutoCreateKb"
+          hidden={open}
+        >
           Get Started
         </a>
       </header>
-      {open ? <Island name="AutoCreateKb" props={{ open: true }} /> : <Island name="AutoCreateKb" props={{ open: true }} load="interaction" clientOnly />}
+      {open ? (
+        <Island name="AutoCreateKb" props={{ open: true }} />
+      ) : (
+        <Island name="AutoCreateKb" props={{ open: true }} load="interaction" clientOnly />
+      )}
     </section>
   );
 }

@@ -3,7 +3,11 @@ import { AuthCard } from './AuthCard';
 /** /approval-pending: the timeline Email Verified → Pending Approval → Account Active (spec §2). */
 export function ApprovalPendingPage() {
   return (
-    <AuthCard title="Approval Pending" icon="clock" subtitle="Your account is waiting for an administrator to approve it.">
+    <AuthCard
+      title="Approval Pending"
+      icon="clock"
+      subtitle="Your account is waiting for an administrator to approve it."
+    >
       <ol className="timeline auth-timeline" aria-label="Account status">
         <li className="timeline__step timeline__step--done">
           <span className="timeline__label">Email Verified</span>
@@ -19,7 +23,8 @@ export function ApprovalPendingPage() {
         </li>
       </ol>
       <div className="banner banner--info auth-note" role="note">
-        An administrator will review your account request. You will receive an email once your account is approved. Approval typically takes 1-2 business days.
+        An administrator will review your account request. You will receive an email once your account is approved.
+        Approval typically takes 1-2 business days.
       </div>
       <div className="stack auth-actions">
         <a className="btn btn--primary" href="/login">

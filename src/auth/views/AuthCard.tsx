@@ -8,7 +8,19 @@ export interface BannerSpec {
 }
 
 /** The frame of every public account page: brand, one card, an optional icon, title, subtitle and banner. */
-export function AuthCard({ title, subtitle, icon, banner, children }: { title: string; subtitle?: ReactNode; icon?: IconName; banner?: BannerSpec | null; children: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  icon,
+  banner,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  icon?: IconName;
+  banner?: BannerSpec | null;
+  children: ReactNode;
+}) {
   return (
     <main className="auth-page">
       <a className="auth-brand" href="/">
@@ -33,7 +45,17 @@ export function AuthCard({ title, subtitle, icon, banner, children }: { title: s
 }
 
 /** A password input with a show/hide toggle (the toggle appears once src/client/forms.ts runs). */
-export function PasswordInput({ id, name, autoComplete, error }: { id: string; name: string; autoComplete: string; error?: string }) {
+export function PasswordInput({
+  id,
+  name,
+  autoComplete,
+  error,
+}: {
+  id: string;
+  name: string;
+  autoComplete: string;
+  error?: string;
+}) {
   return (
     <div className="input-group">
       <input
@@ -46,7 +68,14 @@ export function PasswordInput({ id, name, autoComplete, error }: { id: string; n
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
       />
-      <button type="button" className="icon-button" data-password-toggle aria-label="Show password" aria-pressed="false" hidden>
+      <button
+        type="button"
+        className="icon-button"
+        data-password-toggle
+        aria-label="Show password"
+        aria-pressed="false"
+        hidden
+      >
         <Icon name="eye" className="icon pw-show" />
         <Icon name="eye-off" className="icon pw-hide" />
       </button>

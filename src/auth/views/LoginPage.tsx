@@ -12,7 +12,8 @@ const errorBanners: Record<string, string> = {
 /** Spec §8 login URL banners: `error` (with `message` overriding) and `success=account_created`. */
 export function loginBanner(q: { error?: string; success?: string; message?: string }): BannerSpec | null {
   const message = q.message?.trim().slice(0, 300) || undefined;
-  if (q.error) return { variant: 'error', text: message ?? errorBanners[q.error] ?? 'Authentication failed. Please try again.' };
+  if (q.error)
+    return { variant: 'error', text: message ?? errorBanners[q.error] ?? 'Authentication failed. Please try again.' };
   if (q.success === 'account_created') return { variant: 'success', text: message ?? 'Account created successfully!' };
   if (q.success && message) return { variant: 'success', text: message };
   return null;
@@ -35,7 +36,16 @@ export function LoginPage({ banner, email, errors = {}, next, sso }: LoginPagePr
       <form className="form" method="post" action="/login" noValidate>
         {next && next !== '/' && <input type="hidden" name="next" value={next} />}
         <Field label="Email" htmlFor="email" error={errors.email}>
-          <input className="input" id="email" name="email" type="email" autoComplete="email" required defaultValue={email} aria-invalid={errors.email ? true : undefined} />
+          <input
+            className="input"
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={email}
+            aria-invalid={errors.email ? true : undefined}
+          />
         </Field>
         <Field label="Password" htmlFor="password" error={errors.password}>
           <PasswordInput id="password" name="password" autoComplete="current-password" error={errors.password} />

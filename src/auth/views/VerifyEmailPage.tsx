@@ -13,7 +13,14 @@ export function VerifyEmailPage({ state }: { state: VerifyState }) {
     case 'loading': {
       const confirm = `/verify-email/confirm?token=${encodeURIComponent(state.token)}`;
       return (
-        <div className="auth-swap" hx-get={confirm} hx-trigger="load" hx-target="this" hx-swap="outerHTML" hx-select=".auth-swap">
+        <div
+          className="auth-swap"
+          hx-get={confirm}
+          hx-trigger="load"
+          hx-target="this"
+          hx-swap="outerHTML"
+          hx-select=".auth-swap"
+        >
           <AuthCard title="Verifying Email" icon="clock" subtitle="Please wait while we verify your email address...">
             <a className="btn btn--primary" href={confirm}>
               Verify my email
@@ -35,7 +42,11 @@ export function VerifyEmailPage({ state }: { state: VerifyState }) {
     case 'error':
       return (
         <Swap>
-          <AuthCard title="Verification Failed" icon="alert" subtitle={state.message || 'An error occurred during verification'}>
+          <AuthCard
+            title="Verification Failed"
+            icon="alert"
+            subtitle={state.message || 'An error occurred during verification'}
+          >
             <div className="stack auth-actions">
               <a className="btn btn--primary" href="/register">
                 Register Again

@@ -17,7 +17,13 @@ export const healthSummaryText = (r: HealthSummary) =>
   `Checked ${r.checked} server${r.checked === 1 ? '' : 's'}: ${r.online} online, ${r.warning} warning, ${r.offline} offline.`;
 
 /** The dashboard: stat cards, recent knowledge, quick actions, infrastructure overview. No React in the browser. */
-export function DashboardPage(props: { stats: DashboardStats; articles: RecentArticle[]; infra: InfraOverviewProps; now: Date; health?: HealthSummary }) {
+export function DashboardPage(props: {
+  stats: DashboardStats;
+  articles: RecentArticle[];
+  infra: InfraOverviewProps;
+  now: Date;
+  health?: HealthSummary;
+}) {
   return (
     <div className="stack dash">
       {props.health && <Banner variant="success">{`Health check complete. ${healthSummaryText(props.health)}`}</Banner>}

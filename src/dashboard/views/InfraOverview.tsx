@@ -24,7 +24,10 @@ function ServerRow({ s }: { s: OverviewServer }) {
     <tr>
       <td>
         <span className="row dash-server">
-          <Icon name={/db/i.test(s.name) ? 'database' : 'server'} label={/db/i.test(s.name) ? 'Database server' : undefined} />
+          <Icon
+            name={/db/i.test(s.name) ? 'database' : 'server'}
+            label={/db/i.test(s.name) ? 'Database server' : undefined}
+          />
           <span>
             <span className="dash-server__name">{s.name}</span>
             {s.ipAddress && <span className="muted small dash-server__ip">{s.ipAddress}</span>}
@@ -63,7 +66,17 @@ function ServerRow({ s }: { s: OverviewServer }) {
 /** Infrastructure Overview: environment filter (htmx, kept in the URL), refresh, server table. */
 export function InfraOverview({ environment, rows, matching, total }: InfraOverviewProps) {
   const filter = (
-    <form className="row" method="get" action="/" hx-get="/" hx-trigger="change" hx-target="#infra-overview" hx-swap="outerHTML" hx-push-url="true" hx-indicator="#infra-overview">
+    <form
+      className="row"
+      method="get"
+      action="/"
+      hx-get="/"
+      hx-trigger="change"
+      hx-target="#infra-overview"
+      hx-swap="outerHTML"
+      hx-push-url="true"
+      hx-indicator="#infra-overview"
+    >
       <label className="visually-hidden" htmlFor="environment-filter">
         Environment
       </label>
@@ -79,7 +92,15 @@ export function InfraOverview({ environment, rows, matching, total }: InfraOverv
           Apply
         </button>
       </noscript>
-      <button type="button" className="icon-button" aria-label="Refresh" hx-get="/" hx-include="closest form" hx-target="#infra-overview" hx-swap="outerHTML">
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Refresh"
+        hx-get="/"
+        hx-include="closest form"
+        hx-target="#infra-overview"
+        hx-swap="outerHTML"
+      >
         <Icon name="refresh" />
       </button>
     </form>
@@ -88,7 +109,10 @@ export function InfraOverview({ environment, rows, matching, total }: InfraOverv
     <div id="infra-overview" className="dash-infra">
       <Card title="Infrastructure Overview" actions={filter}>
         {rows.length === 0 ? (
-          <EmptyState icon="server" title={total === 0 ? 'No servers configured' : 'No servers found for this environment'} />
+          <EmptyState
+            icon="server"
+            title={total === 0 ? 'No servers configured' : 'No servers found for this environment'}
+          />
         ) : (
           <div className="table-wrap">
             <table className="table">
@@ -114,7 +138,9 @@ export function InfraOverview({ environment, rows, matching, total }: InfraOverv
         {matching > rows.length && (
           <p className="muted small dash-infra__more">
             Showing {rows.length} of {formatNumber(matching)} servers ·{' '}
-            <a href={environment === 'all' ? '/infrastructure' : `/infrastructure?environment=${environment}`}>View all</a>
+            <a href={environment === 'all' ? '/infrastructure' : `/infrastructure?environment=${environment}`}>
+              View all
+            </a>
           </p>
         )}
       </Card>

@@ -27,7 +27,9 @@ export function uptimeFigures(s: DashboardStats['servers']): { value: string; su
   const up = s.online + s.warning;
   const checked = up + s.offline;
   if (checked === 0) return { value: 'N/A', sub: 'No health checks yet' };
-  const problems = [s.offline && `${fmt(s.offline)} offline`, s.warning && `${fmt(s.warning)} warning`].filter(Boolean).join(', ');
+  const problems = [s.offline && `${fmt(s.offline)} offline`, s.warning && `${fmt(s.warning)} warning`]
+    .filter(Boolean)
+    .join(', ');
   return { value: percent(up, checked), sub: problems || 'All systems operational' };
 }
 
@@ -36,8 +38,16 @@ export function StatCards({ stats, oob }: { stats: DashboardStats; oob?: boolean
   const uptime = uptimeFigures(stats.servers);
   return (
     <div id="dash-stats" className="grid grid--4" aria-label="Statistics" hx-swap-oob={oob ? 'true' : undefined}>
-      <StatCard label="Total Servers" value={fmt(stats.servers.total)} sub={`+${fmt(stats.servers.thisMonth)} this month`} />
-      <StatCard label="Documents" value={fmt(stats.documents.total)} sub={`+${fmt(stats.documents.thisWeek)} this week`} />
+      <StatCard
+        label="Total Servers"
+        value={fmt(stats.servers.total)}
+        sub={`+${fmt(stats.servers.thisMonth)} this month`}
+      />
+      <StatCard
+        label="Documents"
+        value={fmt(stats.documents.total)}
+        sub={`+${fmt(stats.documents.thisWeek)} this week`}
+      />
       <StatCard label="Uptime" value={uptime.value} sub={uptime.sub} />
       <StatCard label="AI Suggestions" value={fmt(stats.ai.total)} sub={`+${fmt(stats.ai.today)} today`} />
     </div>

@@ -12,5 +12,8 @@ export const rateLimitHits = pgTable(
     key: varchar('key', { length: 300 }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('rate_limit_hits_key_idx').on(t.key, t.expiresAt), index('rate_limit_hits_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('rate_limit_hits_key_idx').on(t.key, t.expiresAt),
+    index('rate_limit_hits_expires_idx').on(t.expiresAt),
+  ],
 );

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common';
 import { documents } from './documents';
 import { users } from './users';
@@ -45,7 +56,9 @@ export const servers = pgTable(
     /** What global search matches (lower case, name first): kept by PostgreSQL, trigram-indexed. */
     searchText: text('search_text')
       .notNull()
-      .generatedAlwaysAs(sql`lower(name::text || E'\\n' || coalesce(ip_address, '') || E'\\n' || coalesce(primary_function, ''))`),
+      .generatedAlwaysAs(
+        sql`lower(name::text || E'\\n' || coalesce(ip_address, '') || E'\\n' || coalesce(primary_function, ''))`,
+      ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -54,7 +67,10 @@ export const servers = pgTable(
     index('servers_status_idx').on(t.status),
     index('servers_search_text_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     // The dashboard's overview order: problems first, then by name (overviewJson in dashboard/service.ts).
-    index('servers_overview_idx').on(sql`(case ${t.status} when 'offline' then 0 when 'warning' then 1 else 2 end)`, t.name),
+    index('servers_overview_idx').on(
+      sql`(case ${t.status} when 'offline' then 0 when 'warning' then 1 else 2 end)`,
+      t.name,
+    ),
     // "Added this month": a range over the newest servers.
     index('servers_created_idx').on(t.createdAt),
   ],

@@ -55,8 +55,8 @@ export function LandingPage() {
         <section className="hero">
           <h1 className="hero__title">Your infrastructure knowledge, in one place</h1>
           <p className="hero__lead">
-            Ops Hub keeps your knowledge base, work instructions, server inventory and team directory together, with an AI
-            assistant that answers from your own data.
+            Ops Hub keeps your knowledge base, work instructions, server inventory and team directory together, with an
+            AI assistant that answers from your own data.
           </p>
           <div className="hero__actions">
             <a className="btn btn--primary" href="/register">

@@ -31,7 +31,9 @@ export function JobsTable({ jobs, timeZone, now }: { jobs: JobRow[]; timeZone: s
             <th scope="col">Duration</th>
             <th scope="col">Result</th>
             <th scope="col">Next run</th>
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -56,12 +58,22 @@ export function JobsTable({ jobs, timeZone, now }: { jobs: JobRow[]; timeZone: s
               </td>
               <td>{duration(job.lastRun?.durationMs ?? null)}</td>
               <td>
-                {job.lastRun ? <Badge colour={RESULT_COLOUR[job.lastRun.result]}>{RESULT_LABEL[job.lastRun.result]}</Badge> : '—'}
+                {job.lastRun ? (
+                  <Badge colour={RESULT_COLOUR[job.lastRun.result]}>{RESULT_LABEL[job.lastRun.result]}</Badge>
+                ) : (
+                  '—'
+                )}
                 {job.lastRun?.message && <div className="small muted">{job.lastRun.message}</div>}
               </td>
               <td>{job.nextRun ? formatDateTime(job.nextRun, timeZone) : 'Not scheduled'}</td>
               <td>
-                <form method="post" action={`/admin/jobs/${job.name}/run`} hx-post={`/admin/jobs/${job.name}/run`} hx-target="#jobs-table" hx-swap="outerHTML">
+                <form
+                  method="post"
+                  action={`/admin/jobs/${job.name}/run`}
+                  hx-post={`/admin/jobs/${job.name}/run`}
+                  hx-target="#jobs-table"
+                  hx-swap="outerHTML"
+                >
                   <button type="submit" className="btn btn--secondary btn--sm" aria-label={`Run ${job.title} now`}>
                     Run now
                   </button>
@@ -76,7 +88,10 @@ export function JobsTable({ jobs, timeZone, now }: { jobs: JobRow[]; timeZone: s
 }
 
 function FailedMailTable({ rows, timeZone }: { rows: FailedMail[]; timeZone: string }) {
-  if (rows.length === 0) return <EmptyState icon="mail" title="No failed e-mail" text="Every message was delivered or is still being retried." />;
+  if (rows.length === 0)
+    return (
+      <EmptyState icon="mail" title="No failed e-mail" text="Every message was delivered or is still being retried." />
+    );
   return (
     <div className="table-wrap">
       <table className="table">

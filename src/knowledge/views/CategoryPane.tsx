@@ -10,7 +10,11 @@ const PER_GROUP = 100;
 type TreeItem = CategoryItem & { category: string | null };
 
 /** Groups (with full counts) holding the newest items of each category. */
-export function buildGroups(items: TreeItem[], counts: { name: string; count: number }[], selected: TreeItem | null): CategoryGroup[] {
+export function buildGroups(
+  items: TreeItem[],
+  counts: { name: string; count: number }[],
+  selected: TreeItem | null,
+): CategoryGroup[] {
   const groups = new Map(counts.map((c) => [c.name, { name: c.name, count: c.count, items: [] as CategoryItem[] }]));
   for (const { id, title, category } of items) {
     const g = groups.get(category || '');
@@ -49,6 +53,11 @@ export interface CategoryPaneProps {
 export function CategoryPane({ assets, groups, selected, now, query }: CategoryPaneProps) {
   const preview: PreviewItem | null = selected ? previewOf(selected) : null;
   return (
-    <IslandRoot name="CategoryView" component={CategoryView} assets={assets} props={{ groups, selected: preview, now: now.toISOString(), query }} />
+    <IslandRoot
+      name="CategoryView"
+      component={CategoryView}
+      assets={assets}
+      props={{ groups, selected: preview, now: now.toISOString(), query }}
+    />
   );
 }

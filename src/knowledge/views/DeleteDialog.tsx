@@ -3,7 +3,12 @@ import { DialogHeader, Skeleton } from '../../ui/components';
 /** The one confirmation dialog of a list page; its body is loaded by htmx from {path}/{id}/delete. */
 export function DeleteDialog({ oob }: { oob?: boolean }) {
   return (
-    <dialog id="confirm-delete" className="dialog" aria-labelledby="confirm-delete-title" hx-swap-oob={oob ? 'true' : undefined}>
+    <dialog
+      id="confirm-delete"
+      className="dialog"
+      aria-labelledby="confirm-delete-title"
+      hx-swap-oob={oob ? 'true' : undefined}
+    >
       <DialogHeader id="confirm-delete" title="Delete item" />
       <div id="confirm-delete-body">
         <div className="dialog__body">
@@ -27,7 +32,13 @@ export interface DeleteConfirmProps {
 /** Spec: Are you sure you want to delete "{title}"? This action cannot be undone. */
 export function DeleteConfirm({ action, title, back, inDialog }: DeleteConfirmProps) {
   return (
-    <form method="post" action={action} hx-post={inDialog ? action : undefined} hx-target={inDialog ? '#kb-results' : undefined} hx-indicator="#kb-results">
+    <form
+      method="post"
+      action={action}
+      hx-post={inDialog ? action : undefined}
+      hx-target={inDialog ? '#kb-results' : undefined}
+      hx-indicator="#kb-results"
+    >
       <input type="hidden" name="back" value={back} />
       <div className="dialog__body">
         <p>{`Are you sure you want to delete "${title}"? This action cannot be undone.`}</p>

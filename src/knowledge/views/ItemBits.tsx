@@ -3,7 +3,12 @@ import { relativeTime } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { kbTypeLabels, kbTypeOf, type Item } from '../schemas';
 
-const typeIcons = { 'knowledge-base': 'book', 'work-instruction': 'clipboard', 'how-to-guide': 'wrench', 'build-document': 'server' } as const;
+const typeIcons = {
+  'knowledge-base': 'book',
+  'work-instruction': 'clipboard',
+  'how-to-guide': 'wrench',
+  'build-document': 'server',
+} as const;
 
 /** Type icon and label of a knowledge item. */
 export function TypeLabel({ item }: { item: Pick<Item, 'templateType'> }) {

@@ -38,7 +38,15 @@ export function Toolbar({ path, state, categories, withTypeAndViews, searchLabel
       <label className="visually-hidden" htmlFor="kb-q">
         {searchLabel}
       </label>
-      <input id="kb-q" className="input" type="search" name="q" placeholder={`${searchLabel}...`} defaultValue={state.q ?? ''} autoComplete="off" />
+      <input
+        id="kb-q"
+        className="input"
+        type="search"
+        name="q"
+        placeholder={`${searchLabel}...`}
+        defaultValue={state.q ?? ''}
+        autoComplete="off"
+      />
       {withTypeAndViews && (
         <>
           <label className="visually-hidden" htmlFor="kb-type">
@@ -64,14 +72,22 @@ export function Toolbar({ path, state, categories, withTypeAndViews, searchLabel
             {c}
           </option>
         ))}
-        {state.category && !categories.includes(state.category) && <option value={state.category}>{state.category}</option>}
+        {state.category && !categories.includes(state.category) && (
+          <option value={state.category}>{state.category}</option>
+        )}
       </select>
       {withTypeAndViews && (
         <fieldset className="tabs kb-views">
           <legend className="visually-hidden">View</legend>
           {views.map((v) => (
             <label key={v} className="tab" title={viewLabels[v].label}>
-              <input className="visually-hidden kb-filter" type="radio" name="view" value={v} defaultChecked={(state.view ?? 'grid') === v} />
+              <input
+                className="visually-hidden kb-filter"
+                type="radio"
+                name="view"
+                value={v}
+                defaultChecked={(state.view ?? 'grid') === v}
+              />
               <Icon name={viewLabels[v].icon} />
               <span className="visually-hidden">{viewLabels[v].label}</span>
             </label>

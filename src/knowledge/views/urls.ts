@@ -10,9 +10,20 @@ export interface ListState {
 }
 
 /** `/knowledge-base?q=…&view=…` with only the parameters that are set. */
-export function listUrl(path: string, state: ListState, extra: Record<string, string | number | undefined> = {}): string {
+export function listUrl(
+  path: string,
+  state: ListState,
+  extra: Record<string, string | number | undefined> = {},
+): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ q: state.q, type: state.type, category: state.category, view: state.view, limit: state.limit, ...extra })) {
+  for (const [k, v] of Object.entries({
+    q: state.q,
+    type: state.type,
+    category: state.category,
+    view: state.view,
+    limit: state.limit,
+    ...extra,
+  })) {
     if (v !== undefined && v !== '') params.set(k, String(v));
   }
   const qs = params.toString();

@@ -8,22 +8,38 @@ const STATUS_COLUMN = new Set(['From', 'Now', 'Status']);
 
 function Cell({ head, value }: { head: string; value: string }) {
   if (STATUS_COLUMN.has(head)) return <Badge colour={statusColour(value)}>{value}</Badge>;
-  if (head === 'Environment' && value !== 'All') return <Badge colour={environmentColour(value.toLowerCase())} outline>{value}</Badge>;
+  if (head === 'Environment' && value !== 'All')
+    return (
+      <Badge colour={environmentColour(value.toLowerCase())} outline>
+        {value}
+      </Badge>
+    );
   return <>{value}</>;
 }
 
 function SectionCard({ section }: { section: ReportSection }) {
   return (
-    <Card title={section.title} subtitle={section.id === 'by-environment' ? undefined : `${section.rows.length} server${section.rows.length === 1 ? '' : 's'}`}>
+    <Card
+      title={section.title}
+      subtitle={
+        section.id === 'by-environment'
+          ? undefined
+          : `${section.rows.length} server${section.rows.length === 1 ? '' : 's'}`
+      }
+    >
       {section.rows.length === 0 ? (
-        <p className="muted" id={`report-${section.id}`}>{section.empty}</p>
+        <p className="muted" id={`report-${section.id}`}>
+          {section.empty}
+        </p>
       ) : (
         <div className="table-wrap" id={`report-${section.id}`}>
           <table className="table">
             <thead>
               <tr>
                 {section.head.map((h) => (
-                  <th scope="col" key={h}>{h}</th>
+                  <th scope="col" key={h}>
+                    {h}
+                  </th>
                 ))}
               </tr>
             </thead>
@@ -51,7 +67,8 @@ export function HealthReportPage({ report, timeZone }: { report: HealthReport; t
     <div className="stack">
       <h1 className="report-print-title">Ops Hub health report</h1>
       <p className="muted">
-        Generated {formatDateTime(report.generatedAt, timeZone)}; state changes since {formatDateTime(report.since, timeZone)} (the last report e-mail, or the last 24 hours).
+        Generated {formatDateTime(report.generatedAt, timeZone)}; state changes since{' '}
+        {formatDateTime(report.since, timeZone)} (the last report e-mail, or the last 24 hours).
       </p>
       <div className="grid grid--3">
         <div className="stat-card">

@@ -11,7 +11,14 @@ export function SearchPage({ q, results }: { q: string; results: SearchResult[] 
         <label className="visually-hidden" htmlFor="search-page-input">
           Search
         </label>
-        <input id="search-page-input" className="input" type="search" name="q" defaultValue={q} placeholder="Search documents..." />
+        <input
+          id="search-page-input"
+          className="input"
+          type="search"
+          name="q"
+          defaultValue={q}
+          placeholder="Search documents..."
+        />
         <button type="submit" className="btn btn--primary">
           Search
         </button>
@@ -28,7 +35,9 @@ export function SearchPage({ q, results }: { q: string; results: SearchResult[] 
                 <a href={r.url} className="search-page__title">
                   {r.title}
                 </a>
-                <Badge colour={r.type === 'server' ? 'blue' : r.type === 'knowledge' ? 'purple' : 'neutral'}>{typeLabel[r.type]}</Badge>
+                <Badge colour={r.type === 'server' ? 'blue' : r.type === 'knowledge' ? 'purple' : 'neutral'}>
+                  {typeLabel[r.type]}
+                </Badge>
                 {r.category && <span className="muted small">{r.category}</span>}
                 {r.excerpt && <p className="muted small search-page__excerpt">{r.excerpt}</p>}
               </li>

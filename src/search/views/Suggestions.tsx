@@ -25,7 +25,15 @@ export function Suggestions({ q, results }: { q: string; results: SearchResult[]
     <>
       {marker}
       {results.map((r, i) => (
-        <a key={r.id} id={`global-search-option-${i}`} role="option" aria-selected="false" tabIndex={-1} className="search-results__item" href={r.url}>
+        <a
+          key={r.id}
+          id={`global-search-option-${i}`}
+          role="option"
+          aria-selected="false"
+          tabIndex={-1}
+          className="search-results__item"
+          href={r.url}
+        >
           {r.title}
           <span className="search-results__meta">
             {typeLabel[r.type]}

@@ -62,7 +62,8 @@ function Facts({ server: s, timeZone }: { server: Server; timeZone: string }) {
 }
 
 function Checks({ checks, timeZone }: { checks: HealthCheckEntry[]; timeZone: string }) {
-  if (checks.length === 0) return <EmptyState icon="activity" title="No health checks yet" text="Run a health check to start the history." />;
+  if (checks.length === 0)
+    return <EmptyState icon="activity" title="No health checks yet" text="Run a health check to start the history." />;
   return (
     <>
       <Sparkline checks={checks} />
@@ -94,7 +95,12 @@ function Checks({ checks, timeZone }: { checks: HealthCheckEntry[]; timeZone: st
   );
 }
 
-function Documents({ server, links, options, linkError }: Pick<ServerDetailProps, 'server' | 'links' | 'options' | 'linkError'>) {
+function Documents({
+  server,
+  links,
+  options,
+  linkError,
+}: Pick<ServerDetailProps, 'server' | 'links' | 'options' | 'linkError'>) {
   const linked = new Set(links.map((l) => l.documentId));
   const available = options.filter((o) => !linked.has(o.id));
   return (

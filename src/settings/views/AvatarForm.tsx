@@ -12,8 +12,21 @@ export function AvatarForm({ name, imageUrl, error }: AvatarFormProps) {
     <div className="row settings-avatar">
       <Avatar imageUrl={imageUrl} initials={name.charAt(0).toUpperCase()} large />
       <form method="post" action="/settings/avatar" encType="multipart/form-data" className="row">
-        <Field label="Change Avatar" htmlFor="settings-avatar" error={error} hint="PNG, JPEG, GIF or WebP, at most 2 MB.">
-          <input id="settings-avatar" className="input" type="file" name="avatar" accept="image/png,image/jpeg,image/gif,image/webp" required aria-invalid={error ? true : undefined} />
+        <Field
+          label="Change Avatar"
+          htmlFor="settings-avatar"
+          error={error}
+          hint="PNG, JPEG, GIF or WebP, at most 2 MB."
+        >
+          <input
+            id="settings-avatar"
+            className="input"
+            type="file"
+            name="avatar"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            required
+            aria-invalid={error ? true : undefined}
+          />
         </Field>
         <button type="submit" className="btn btn--secondary btn--sm">
           Upload

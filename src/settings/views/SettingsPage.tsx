@@ -16,7 +16,8 @@ export interface SettingsPageProps {
 }
 
 /** The hint under a disabled Push switch names what the server lacks. */
-export const PUSH_UNAVAILABLE = 'Not available: the server has no VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT set.';
+export const PUSH_UNAVAILABLE =
+  'Not available: the server has no VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT set.';
 
 function Switch({ name, label, hint, checked }: { name: string; label: string; hint: string; checked: boolean }) {
   return (
@@ -25,7 +26,14 @@ function Switch({ name, label, hint, checked }: { name: string; label: string; h
         <span className="settings-switch__label">{label}</span>
         <span className="field__hint">{hint}</span>
       </span>
-      <input id={`settings-${name}`} className="switch" type="checkbox" role="switch" name={name} defaultChecked={checked} />
+      <input
+        id={`settings-${name}`}
+        className="switch"
+        type="checkbox"
+        role="switch"
+        name={name}
+        defaultChecked={checked}
+      />
     </label>
   );
 }
@@ -69,18 +77,41 @@ function Save({ children = 'Save Changes' }: { children?: ReactNode }) {
 }
 
 function Profile({ s, form }: SettingsPageProps) {
-  const v = form?.section === 'profile' ? form.values : { firstName: s.firstName, lastName: s.lastName, department: s.department, timezone: s.timezone };
+  const v =
+    form?.section === 'profile'
+      ? form.values
+      : { firstName: s.firstName, lastName: s.lastName, department: s.department, timezone: s.timezone };
   const e = form?.section === 'profile' ? form.errors : {};
   return (
     <Card title="Profile Information" subtitle="Your name, department and timezone">
-      <AvatarForm name={s.firstName || s.email} imageUrl={s.profileImageUrl} error={form?.section === 'avatar' ? form.errors.avatar : undefined} />
+      <AvatarForm
+        name={s.firstName || s.email}
+        imageUrl={s.profileImageUrl}
+        error={form?.section === 'avatar' ? form.errors.avatar : undefined}
+      />
       <form method="post" action="/settings/profile" className="form">
         <div className="form-grid grid--2">
           <Field label="First name" htmlFor="settings-firstName" error={e.firstName}>
-            <input id="settings-firstName" className="input" name="firstName" defaultValue={v.firstName} required maxLength={100} aria-invalid={e.firstName ? true : undefined} />
+            <input
+              id="settings-firstName"
+              className="input"
+              name="firstName"
+              defaultValue={v.firstName}
+              required
+              maxLength={100}
+              aria-invalid={e.firstName ? true : undefined}
+            />
           </Field>
           <Field label="Last name" htmlFor="settings-lastName" error={e.lastName}>
-            <input id="settings-lastName" className="input" name="lastName" defaultValue={v.lastName} required maxLength={100} aria-invalid={e.lastName ? true : undefined} />
+            <input
+              id="settings-lastName"
+              className="input"
+              name="lastName"
+              defaultValue={v.lastName}
+              required
+              maxLength={100}
+              aria-invalid={e.lastName ? true : undefined}
+            />
           </Field>
           <Field label="Email" htmlFor="settings-email" hint="Your sign-in address cannot be changed here.">
             <input id="settings-email" className="input" type="email" value={s.email} readOnly disabled />
@@ -92,7 +123,12 @@ function Profile({ s, form }: SettingsPageProps) {
               ))}
             </select>
           </Field>
-          <Field label="Timezone" htmlFor="settings-timezone" error={e.timezone} hint="Dates and times are shown in this timezone.">
+          <Field
+            label="Timezone"
+            htmlFor="settings-timezone"
+            error={e.timezone}
+            hint="Dates and times are shown in this timezone."
+          >
             <select id="settings-timezone" className="select" name="timezone" defaultValue={v.timezone}>
               {timezones.map((t) => (
                 <option key={t}>{t}</option>
@@ -111,10 +147,25 @@ function Notifications(props: SettingsPageProps) {
   return (
     <Card title="Notifications" subtitle="What we tell you about, and how">
       <form method="post" action="/settings/notifications" className="form">
-        <Switch name="emailNotifications" label="Email notifications" hint="Email me when servers go offline or come back online" checked={s.emailNotifications} />
+        <Switch
+          name="emailNotifications"
+          label="Email notifications"
+          hint="Email me when servers go offline or come back online"
+          checked={s.emailNotifications}
+        />
         <PushSwitch {...props} />
-        <Switch name="securityAlerts" label="Security alerts" hint="Email me when my password is changed or reset, or my other sessions are signed out" checked={s.securityAlerts} />
-        <Switch name="healthReports" label="Scheduled health reports" hint="Receive the daily infrastructure health report by email" checked={s.healthReports} />
+        <Switch
+          name="securityAlerts"
+          label="Security alerts"
+          hint="Email me when my password is changed or reset, or my other sessions are signed out"
+          checked={s.securityAlerts}
+        />
+        <Switch
+          name="healthReports"
+          label="Scheduled health reports"
+          hint="Receive the daily infrastructure health report by email"
+          checked={s.healthReports}
+        />
         <Save>Save Preferences</Save>
       </form>
     </Card>
@@ -134,8 +185,18 @@ function Appearance({ s }: SettingsPageProps) {
             ))}
           </select>
         </Field>
-        <Switch name="autoSave" label="Auto-save documents" hint="Keep an unsaved draft in this browser while editing; when off, you are asked before leaving unsaved changes" checked={s.autoSave} />
-        <Switch name="compactView" label="Compact view" hint="Show more content with less spacing" checked={s.compactView} />
+        <Switch
+          name="autoSave"
+          label="Auto-save documents"
+          hint="Keep an unsaved draft in this browser while editing; when off, you are asked before leaving unsaved changes"
+          checked={s.autoSave}
+        />
+        <Switch
+          name="compactView"
+          label="Compact view"
+          hint="Show more content with less spacing"
+          checked={s.compactView}
+        />
         <Save>Save Preferences</Save>
       </form>
     </Card>
@@ -160,14 +221,44 @@ function Security({ s, form, now }: SettingsPageProps) {
           <div className="form-grid grid--2">
             {s.hasPassword && (
               <Field label="Current password" htmlFor="settings-currentPassword" error={e.currentPassword}>
-                <input id="settings-currentPassword" className="input" type="password" name="currentPassword" autoComplete="current-password" required aria-invalid={e.currentPassword ? true : undefined} />
+                <input
+                  id="settings-currentPassword"
+                  className="input"
+                  type="password"
+                  name="currentPassword"
+                  autoComplete="current-password"
+                  required
+                  aria-invalid={e.currentPassword ? true : undefined}
+                />
               </Field>
             )}
-            <Field label="New password" htmlFor="settings-newPassword" error={e.newPassword} hint="At least 8 characters.">
-              <input id="settings-newPassword" className="input" type="password" name="newPassword" autoComplete="new-password" required minLength={8} aria-invalid={e.newPassword ? true : undefined} />
+            <Field
+              label="New password"
+              htmlFor="settings-newPassword"
+              error={e.newPassword}
+              hint="At least 8 characters."
+            >
+              <input
+                id="settings-newPassword"
+                className="input"
+                type="password"
+                name="newPassword"
+                autoComplete="new-password"
+                required
+                minLength={8}
+                aria-invalid={e.newPassword ? true : undefined}
+              />
             </Field>
             <Field label="Confirm new password" htmlFor="settings-confirmPassword" error={e.confirmPassword}>
-              <input id="settings-confirmPassword" className="input" type="password" name="confirmPassword" autoComplete="new-password" required aria-invalid={e.confirmPassword ? true : undefined} />
+              <input
+                id="settings-confirmPassword"
+                className="input"
+                type="password"
+                name="confirmPassword"
+                autoComplete="new-password"
+                required
+                aria-invalid={e.confirmPassword ? true : undefined}
+              />
             </Field>
           </div>
           <Save>Change Password</Save>
@@ -175,15 +266,15 @@ function Security({ s, form, now }: SettingsPageProps) {
         <hr className="divider" />
         <form method="post" action="/settings/sessions" className="row settings-sessions">
           <span className="muted">
-            {s.otherSessions === 0 ? 'You are not signed in anywhere else.' : `You are signed in on ${s.otherSessions} other session${s.otherSessions === 1 ? '' : 's'}.`}
+            {s.otherSessions === 0
+              ? 'You are not signed in anywhere else.'
+              : `You are signed in on ${s.otherSessions} other session${s.otherSessions === 1 ? '' : 's'}.`}
           </span>
           <button type="submit" className="btn" disabled={s.otherSessions === 0}>
             Sign out other sessions
           </button>
         </form>
-        <p className="muted small">
-          {`Account created ${formatDateTime(s.createdAt, s.timezone)} (${s.timezone})`}
-        </p>
+        <p className="muted small">{`Account created ${formatDateTime(s.createdAt, s.timezone)} (${s.timezone})`}</p>
       </div>
     </Card>
   );
@@ -194,9 +285,19 @@ function DangerZone({ s, form }: SettingsPageProps) {
   return (
     <Card title="Danger Zone" subtitle="Irreversible actions" className="settings-danger">
       <form method="post" action="/settings/delete-account" className="form">
-        <p>Deleting your account removes your sign-in, sessions and preferences. Documents you wrote stay, without an author. This cannot be undone.</p>
+        <p>
+          Deleting your account removes your sign-in, sessions and preferences. Documents you wrote stay, without an
+          author. This cannot be undone.
+        </p>
         <Field label={`Type ${s.email} to confirm`} htmlFor="settings-confirmEmail" error={e.confirmEmail}>
-          <input id="settings-confirmEmail" className="input" name="confirmEmail" autoComplete="off" required aria-invalid={e.confirmEmail ? true : undefined} />
+          <input
+            id="settings-confirmEmail"
+            className="input"
+            name="confirmEmail"
+            autoComplete="off"
+            required
+            aria-invalid={e.confirmEmail ? true : undefined}
+          />
         </Field>
         <div className="row settings-actions">
           <button type="submit" className="btn btn--danger">

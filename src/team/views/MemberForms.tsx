@@ -30,7 +30,12 @@ interface FormProps {
 /** A native <dialog> whose form posts with htmx (re-rendering itself on errors) or plainly without JS. */
 function FormDialog(props: FormProps & { open?: boolean }) {
   return (
-    <dialog id={props.id} className="dialog" aria-labelledby={`${props.id}-title`} data-open-on-load={props.open ? '' : undefined}>
+    <dialog
+      id={props.id}
+      className="dialog"
+      aria-labelledby={`${props.id}-title`}
+      data-open-on-load={props.open ? '' : undefined}
+    >
       <FormBody {...props} />
     </dialog>
   );
@@ -39,7 +44,16 @@ function FormDialog(props: FormProps & { open?: boolean }) {
 /** The form inside a dialog: what htmx swaps when the server answers with errors. */
 export function FormBody({ id, title, action, submit, failed, danger, children }: FormProps) {
   return (
-    <form id={`${id}-form`} method="post" action={action} hx-post={action} hx-target="this" hx-swap="outerHTML" hx-disabled-elt="find button[type=submit]" data-error-toast={failed}>
+    <form
+      id={`${id}-form`}
+      method="post"
+      action={action}
+      hx-post={action}
+      hx-target="this"
+      hx-swap="outerHTML"
+      hx-disabled-elt="find button[type=submit]"
+      data-error-toast={failed}
+    >
       <DialogHeader id={id} title={title} />
       <div className="dialog__body stack">{children}</div>
       <footer className="dialog__footer">
@@ -54,12 +68,38 @@ export function FormBody({ id, title, action, submit, failed, danger, children }
   );
 }
 
-function TextField({ id, name, label, state, type = 'text', required, list }: { id: string; name: string; label: string; state: FormState; type?: string; required?: boolean; list?: string }) {
+function TextField({
+  id,
+  name,
+  label,
+  state,
+  type = 'text',
+  required,
+  list,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  state: FormState;
+  type?: string;
+  required?: boolean;
+  list?: string;
+}) {
   const fid = `${id}-${name}`;
   const error = state.errors[name];
   return (
     <Field label={required ? `${label} *` : label} htmlFor={fid} error={error}>
-      <input id={fid} className="input" name={name} type={type} required={required} list={list} defaultValue={state.values[name] ?? ''} aria-invalid={error ? true : undefined} autoComplete="off" />
+      <input
+        id={fid}
+        className="input"
+        name={name}
+        type={type}
+        required={required}
+        list={list}
+        defaultValue={state.values[name] ?? ''}
+        aria-invalid={error ? true : undefined}
+        autoComplete="off"
+      />
     </Field>
   );
 }
@@ -127,16 +167,39 @@ export const memberValues = (m: TeamMember): Record<string, string> => ({
   status: m.status,
 });
 
-export const deleteQuestion = (name: string) => `Are you sure you want to delete ${name}? This action cannot be undone.`;
+export const deleteQuestion = (name: string) =>
+  `Are you sure you want to delete ${name}? This action cannot be undone.`;
 
 /** Add Team Member and Invite Member dialogs. */
-export function TopDialogs({ add = empty, invite = empty, open }: { add?: FormState; invite?: FormState; open?: 'add' | 'invite' }) {
+export function TopDialogs({
+  add = empty,
+  invite = empty,
+  open,
+}: {
+  add?: FormState;
+  invite?: FormState;
+  open?: 'add' | 'invite';
+}) {
   return (
     <>
-      <FormDialog id="add-member" title="Add Team Member" action="/team/members" submit="Add Member" failed={FAILED.add} open={open === 'add'}>
+      <FormDialog
+        id="add-member"
+        title="Add Team Member"
+        action="/team/members"
+        submit="Add Member"
+        failed={FAILED.add}
+        open={open === 'add'}
+      >
         <MemberFields id="add-member" state={add} />
       </FormDialog>
-      <FormDialog id="invite-member" title="Invite Member" action="/team/invite" submit="Send Invitation" failed={FAILED.invite} open={open === 'invite'}>
+      <FormDialog
+        id="invite-member"
+        title="Invite Member"
+        action="/team/invite"
+        submit="Send Invitation"
+        failed={FAILED.invite}
+        open={open === 'invite'}
+      >
         <InviteFields state={invite} />
       </FormDialog>
     </>
@@ -147,10 +210,28 @@ export function TopDialogs({ add = empty, invite = empty, open }: { add?: FormSt
 export function MemberDialogs({ member, edit, open }: { member: TeamMember; edit?: FormState; open?: boolean }) {
   return (
     <>
-      <FormDialog id={`edit-${member.id}`} title="Edit Team Member" action={`/team/members/${member.id}`} submit="Save Changes" failed={FAILED.edit} open={open}>
-        <MemberFields id={`edit-${member.id}`} state={edit ?? { values: memberValues(member), errors: {} }} withStatus />
+      <FormDialog
+        id={`edit-${member.id}`}
+        title="Edit Team Member"
+        action={`/team/members/${member.id}`}
+        submit="Save Changes"
+        failed={FAILED.edit}
+        open={open}
+      >
+        <MemberFields
+          id={`edit-${member.id}`}
+          state={edit ?? { values: memberValues(member), errors: {} }}
+          withStatus
+        />
       </FormDialog>
-      <FormDialog id={`delete-${member.id}`} title="Delete Team Member" action={`/team/members/${member.id}/delete`} submit="Delete" failed={FAILED.delete} danger>
+      <FormDialog
+        id={`delete-${member.id}`}
+        title="Delete Team Member"
+        action={`/team/members/${member.id}/delete`}
+        submit="Delete"
+        failed={FAILED.delete}
+        danger
+      >
         <p>{deleteQuestion(member.name)}</p>
       </FormDialog>
     </>

@@ -43,7 +43,11 @@ function MemberRow({ m, timezone }: { m: TeamMember; timezone: string }) {
       <Avatar imageUrl={m.profileImageUrl} initials={initials(m.name)} />
       <div className="team-row__main">
         <div className="row">
-          <span className={`status-dot status-dot--${m.status === 'active' ? 'green' : 'grey'}`} role="img" aria-label={m.status === 'active' ? 'Active' : 'Inactive'} />
+          <span
+            className={`status-dot status-dot--${m.status === 'active' ? 'green' : 'grey'}`}
+            role="img"
+            aria-label={m.status === 'active' ? 'Active' : 'Inactive'}
+          />
           <span className="team-row__name">{m.name}</span>
           <Badge colour={roleColour(m.role)}>{m.role}</Badge>
         </div>
@@ -58,7 +62,12 @@ function MemberRow({ m, timezone }: { m: TeamMember; timezone: string }) {
           <Icon name="edit" />
           Edit
         </button>
-        <button type="button" className="btn btn--sm btn--ghost" data-open-dialog={`delete-${m.id}`} aria-label={`Delete ${m.name}`}>
+        <button
+          type="button"
+          className="btn btn--sm btn--ghost"
+          data-open-dialog={`delete-${m.id}`}
+          aria-label={`Delete ${m.name}`}
+        >
           <Icon name="trash" />
         </button>
       </div>
@@ -67,11 +76,21 @@ function MemberRow({ m, timezone }: { m: TeamMember; timezone: string }) {
 }
 
 /** The member list (what the search swaps) with each member's dialogs. */
-export function MemberList({ shown, q, timezone, edit, open }: Pick<TeamPageProps, 'shown' | 'q' | 'timezone' | 'edit' | 'open'>) {
+export function MemberList({
+  shown,
+  q,
+  timezone,
+  edit,
+  open,
+}: Pick<TeamPageProps, 'shown' | 'q' | 'timezone' | 'edit' | 'open'>) {
   return (
     <div id="team-list" className="card">
       {shown.length === 0 ? (
-        <EmptyState icon="users" title="No team members found" text={q.trim() ? 'Try adjusting your search criteria' : 'Start by inviting your first team member'} />
+        <EmptyState
+          icon="users"
+          title="No team members found"
+          text={q.trim() ? 'Try adjusting your search criteria' : 'Start by inviting your first team member'}
+        />
       ) : (
         <ul className="team-list" aria-label="Team members">
           {shown.map((m) => (
@@ -80,7 +99,12 @@ export function MemberList({ shown, q, timezone, edit, open }: Pick<TeamPageProp
         </ul>
       )}
       {shown.map((m) => (
-        <MemberDialogs key={m.id} member={m} edit={edit?.id === m.id ? edit.state : undefined} open={open === 'edit' && edit?.id === m.id} />
+        <MemberDialogs
+          key={m.id}
+          member={m}
+          edit={edit?.id === m.id ? edit.state : undefined}
+          open={open === 'edit' && edit?.id === m.id}
+        />
       ))}
     </div>
   );
@@ -121,7 +145,11 @@ export function TeamPage(props: TeamPageProps) {
         </button>
       </div>
       <MemberList shown={props.shown} q={props.q} timezone={props.timezone} edit={props.edit} open={props.open} />
-      <TopDialogs add={props.add} invite={props.invite} open={props.open === 'add' || props.open === 'invite' ? props.open : undefined} />
+      <TopDialogs
+        add={props.add}
+        invite={props.invite}
+        open={props.open === 'add' || props.open === 'invite' ? props.open : undefined}
+      />
       <ChoiceLists />
     </div>
   );
