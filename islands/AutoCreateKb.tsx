@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { AUTO_CREATE_COUNTER, BLANK_CONTENT_MESSAGE, TOO_LARGE_MESSAGE } from '../src/ai/constants';
+import { AUTO_CREATE_COUNTER, BLANK_CONTENT_MESSAGE, TOO_LARGE_MESSAGE } from '../src/ai/shared';
 import { api, ApiError } from './_lib/api';
 import { copyText } from './_lib/chat/clipboard';
 import { Markdown } from './_lib/chat/markdown';

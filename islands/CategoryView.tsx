@@ -1,11 +1,10 @@
 import { useRef, useState } from 'react';
 import { Panel, PanelGroup, PanelResizeHandle } from 'react-resizable-panels';
-import type { Item } from '../src/knowledge/schemas';
 import { api } from './_lib/api';
 import { toast } from './_lib/toast';
 import { CategoryTree } from './_lib/knowledge/CategoryTree';
 import { ItemPreview } from './_lib/knowledge/ItemPreview';
-import type { CategoryGroup, PreviewItem } from './_lib/knowledge/types';
+import type { CategoryGroup, Item, PreviewItem } from '../src/knowledge/shared';
 
 export interface CategoryViewProps {
   groups: CategoryGroup[];

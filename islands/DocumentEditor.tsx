@@ -1,37 +1,52 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Item, TemplateType } from '../src/knowledge/schemas';
-import { formatDateTime } from '../src/ui/format';
-import { AiFieldButton } from './_lib/editor/AiButton';
-import { enhanceContent } from './_lib/editor/ai';
-import { BuildFormView } from './_lib/editor/BuildFormView';
-import { ConflictBanner, TheirsPanel } from './_lib/editor/ConflictPanel';
-import { ContentEditor } from './_lib/editor/ContentEditor';
-import { draftKey, draftStore, warnBeforeLeaving } from './_lib/editor/drafts';
-import type { FormModel } from './_lib/editor/forms';
-import { HowToFormView } from './_lib/editor/HowToFormView';
-import { TextField } from './_lib/editor/ListField';
-import { Preview } from './_lib/editor/Preview';
-import { saveItem } from './_lib/editor/save';
-import { SettingsPanel } from './_lib/editor/SettingsPanel';
 import {
   chooseTemplateType,
   contentOf,
+  editorItemOf,
   fieldsFromItem,
   initialFields,
+  itemHref,
   payloadOf,
-  type DocumentEditorProps,
+  SPACES,
+  spaceOfApi,
+  type ApiBase,
   type EditorItem,
+  type EditorKind,
   type Fields,
-} from './_lib/editor/state';
+  type FormModel,
+  type TemplateType,
+} from '../src/knowledge/shared';
+import { formatDateTime } from '../src/ui/shared';
+import { AiFieldButton } from './_lib/knowledge/editor/AiButton';
+import { enhanceContent } from './_lib/knowledge/editor/ai';
+import { BuildFormView } from './_lib/knowledge/editor/BuildFormView';
+import { ConflictBanner, TheirsPanel } from './_lib/knowledge/editor/ConflictPanel';
+import { ContentEditor } from './_lib/knowledge/editor/ContentEditor';
+import { draftKey, draftStore, warnBeforeLeaving } from './_lib/knowledge/editor/drafts';
+import { HowToFormView } from './_lib/knowledge/editor/HowToFormView';
+import { TextField } from './_lib/knowledge/editor/ListField';
+import { Preview } from './_lib/knowledge/editor/Preview';
+import { saveItem } from './_lib/knowledge/editor/save';
+import { SettingsPanel } from './_lib/knowledge/editor/SettingsPanel';
+import { VersionHistory } from './_lib/knowledge/VersionHistory';
 import { toast } from './_lib/toast';
-import VersionHistory from './VersionHistory';
 
-export type { DocumentEditorProps } from './_lib/editor/state';
+export type DocumentEditorProps = {
+  base: ApiBase;
+  kind: EditorKind;
+  /** Where Cancel and Save lead. */
+  listUrl: string;
+  item: EditorItem | null;
+  /** The user's saved timezone, for the times the editor shows. */
+  timeZone: string;
+  /** Settings › Auto-save documents: keep an unsaved draft in this browser (on), or warn before leaving (off). */
+  autoSave: boolean;
+};
 
 /** The document editor: fields, markdown or form content, Preview, AI, images, drafts, versions and conflicts. */
 export default function DocumentEditor({ base, kind, listUrl, item, timeZone, autoSave }: DocumentEditorProps) {
-  const knowledge = base === '/api/knowledge-base';
-  const drafts = useMemo(() => draftStore(draftKey(base, item?.id ?? null, kind), autoSave), []);
+  const space = spaceOfApi(base);
+  const drafts = useMemo(() => draftStore<Fields>(draftKey(base, item?.id ?? null, kind), autoSave), []);
   const [fields, setFields] = useState<Fields>(() => initialFields(item, kind));
   const [version, setVersion] = useState<number | null>(item?.version ?? null);
   const [mode, setMode] = useState<'edit' | 'preview'>('edit');
@@ -48,7 +63,7 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
   useEffect(() => {
     const draft = drafts.load();
     if (!draft) return;
-    setFields(draft.fields as unknown as Fields);
+    setFields(draft.fields);
     if (item && draft.baseVersion) setVersion(draft.baseVersion);
     setRevision((r) => r + 1);
     setRestoredDraft(draft.savedAt);
@@ -58,9 +73,7 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
   useEffect(() => {
     if (!dirty.current) return;
     const t = setTimeout(
-      () =>
-        dirty.current &&
-        drafts.save({ fields: fields as never, baseVersion: version, savedAt: new Date().toISOString() }),
+      () => dirty.current && drafts.save({ fields, baseVersion: version, savedAt: new Date().toISOString() }),
       250,
     );
     return () => clearTimeout(t);
@@ -123,20 +136,14 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
       drafts.clear();
       dirty.current = false;
       toast('Success', `${fields.title.trim()} was saved (version ${result.item.version}).`);
-      const next = knowledge ? `/knowledge-base?doc=${result.item.id}` : listUrl;
+      const next = SPACES[space].hasKinds ? itemHref(space, result.item.id) : listUrl;
       setTimeout(() => window.location.assign(next), 600);
     } else if (result.reason === 'conflict') {
       setConflict(result.message);
     } else if (result.reason === 'invalid') {
       toast('Validation Error', 'Please check your input and try again.', 'error');
     } else {
-      toast(
-        'Error',
-        knowledge
-          ? 'Failed to save knowledge base document. Please try again.'
-          : 'Failed to save document. Please try again.',
-        'error',
-      );
+      toast('Error', SPACES[space].messages.saveFailed, 'error');
     }
   }
 
@@ -193,7 +200,7 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
             base={base}
             id={item.id}
             currentVersion={version ?? item.version}
-            onRestored={(restored: Item) => loadItem(restored as unknown as EditorItem)}
+            onRestored={(restored) => loadItem(editorItemOf(restored))}
           />
         )}
         <a className="btn btn--secondary btn--sm" href={listUrl} onClick={cancel}>
@@ -285,7 +292,12 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
             onTakeTheirs={() => loadItem(latest)}
           />
         )}
-        <SettingsPanel fields={fields} knowledge={knowledge} set={change} onTemplateType={onTemplateType} />
+        <SettingsPanel
+          fields={fields}
+          types={SPACES[space].templateTypes}
+          set={change}
+          onTemplateType={onTemplateType}
+        />
       </div>
     </div>
   );

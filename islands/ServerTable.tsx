@@ -9,11 +9,12 @@ import {
   type VisibilityState,
 } from '@tanstack/react-table';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ENVIRONMENTS, matchesServer, SERVER_PAGE_SIZE, type Server, type ServerFilters } from '../src/servers/fields';
+import { ENVIRONMENTS, matchesServer, SERVER_PAGE_SIZE, type Server, type ServerFilters } from '../src/servers/shared';
 import { api } from './_lib/api';
 import { ColumnMenu } from './_lib/servers/ColumnMenu';
+import { ConfirmDialog } from './_lib/ConfirmDialog';
 import { serverColumns } from './_lib/servers/columns';
-import { Icon } from './_lib/servers/icons';
+import { Icon } from './_lib/icons';
 import { Pager } from './_lib/servers/Pager';
 import { defaultVisibility, filtersUrl, loadVisibility, saveVisibility, type Filters } from './_lib/servers/prefs';
 import { ServerDialog } from './_lib/servers/ServerDialog';
@@ -53,6 +54,7 @@ export default function ServerTable(props: ServerTableProps) {
   const [dialog, setDialog] = useState<{ server: Server | null } | null>(props.openCreate ? { server: null } : null);
   const [highlight, setHighlight] = useState(props.highlightId);
   const [busyId, setBusyId] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Server | null>(null);
   const docCounts = props.docCounts;
   const hydrated = useRef(false);
   const loading = useRef<Promise<unknown>>(Promise.resolve());
@@ -121,17 +123,18 @@ export default function ServerTable(props: ServerTableProps) {
         setBusyId(null);
       }
     },
-    remove: async (s: Server) => {
-      if (!window.confirm('Are you sure you want to delete this server?')) return;
-      try {
-        await api('DELETE', `/api/servers/${s.id}`);
-        updateServers((list) => list.filter((x) => x.id !== s.id));
-        toast('Success', 'Server deleted successfully.');
-      } catch {
-        toast('Error', 'Failed to delete server. Please try again.', 'error');
-      }
-    },
+    remove: (s: Server) => setDeleting(s),
   };
+
+  async function deleteServer(s: Server) {
+    try {
+      await api('DELETE', `/api/servers/${s.id}`);
+      updateServers((list) => list.filter((x) => x.id !== s.id));
+      toast('Success', 'Server deleted successfully.');
+    } catch {
+      toast('Error', 'Failed to delete server. Please try again.', 'error');
+    }
+  }
   const columns = useMemo(() => serverColumns(actions, docCounts, props.timeZone), [busyId, docCounts, props.timeZone]);
 
   const table = useReactTable({
@@ -327,6 +330,16 @@ export default function ServerTable(props: ServerTableProps) {
           server={dialog.server}
           onClose={() => setDialog(null)}
           onSaved={saved}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          key={deleting.id}
+          id="delete-server"
+          title="Delete Server"
+          question="Are you sure you want to delete this server?"
+          onConfirm={() => void deleteServer(deleting)}
+          onClose={() => setDeleting(null)}
         />
       )}
     </div>

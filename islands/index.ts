@@ -4,10 +4,9 @@ import CategoryView from './CategoryView';
 import DocumentEditor from './DocumentEditor';
 import OpsChat from './OpsChat';
 import ServerTable from './ServerTable';
-import VersionHistory from './VersionHistory';
+import type { Json } from './_lib/json';
 
-/** JSON-only values: anything else (Date, functions, class instances) is a compile error in island props. */
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json | undefined };
+export type { Json } from './_lib/json';
 
 /**
  * The island registry: file name = island name. A test checks this matches the files in islands/.
@@ -19,7 +18,6 @@ export const islands = {
   DocumentEditor,
   OpsChat,
   ServerTable,
-  VersionHistory,
 } satisfies Record<string, ComponentType<any>>;
 
 export type IslandName = keyof typeof islands;

@@ -39,7 +39,7 @@ async function onReservedConnection<T>(
 ): Promise<LockOutcome<T>> {
   const reserved = await pool.connect();
   try {
-    const session = drizzle(reserved, { schema }) as unknown as Db;
+    const session: Db = drizzle(reserved, { schema });
     return await onSession(session, job, fn);
   } finally {
     reserved.release();

@@ -2,7 +2,7 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import type { Logger } from './http/logger';
 import type { Assets } from './ui/assets';
-import type { CurrentUser } from './auth/sessions';
+import type { CurrentUser } from './auth/schemas';
 
 /** What createApp needs; tests pass their own. */
 export interface AppDeps {

@@ -11,14 +11,16 @@ import { healthRoutes } from './http/health';
 import { inputGuard } from './http/input-guard';
 import { requestLog } from './http/request-log';
 import { appSecureHeaders } from './http/secure-headers';
-import { sessionCookieName, sessionLoader } from './http/session';
+import { sessionCookieName } from './http/session';
+import { sessionLoader } from './auth/session-loader';
 import { staticRoutes } from './http/static';
 import { renderer, renderPage } from './ui/renderer';
+import { shellSlots } from './shell-slots';
 import { aiRoutes } from './ai/routes';
 import { serverRoutes } from './servers/routes';
 import { accountRoutes } from './auth/routes';
 import { adminRoutes } from './admin/routes';
-import { markdownApi } from './markdown/api';
+import { markdownPreviewApi } from './knowledge/preview-api';
 import { objectRoutes } from './objects/api';
 import { jobsPages } from './jobs/pages';
 import { reportsPages } from './reports/pages';
@@ -29,7 +31,7 @@ import { teamRoutes } from './team/routes';
 import { settingsPages } from './settings/pages';
 import { notificationRoutes } from './notifications/api';
 import { isImageUpload } from './objects/api';
-import { editorPages } from './editor/pages';
+import { editorPages } from './knowledge/editor-pages';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 
@@ -66,14 +68,14 @@ export function createApp(deps: AppDeps) {
   app.use(sessionLoader());
   app.use(csrfGuard(deps.config.appOrigin, sessionCookieName(deps.config.secureCookies)));
   app.use(inputGuard(isImageUpload));
-  app.use(renderer);
+  app.use(renderer(shellSlots));
 
   app.route('/', homePages());
   // Feature routes (one line each; keep this list in build order).
   app.route('/', accountRoutes());
   app.route('/', adminRoutes());
   app.route('/', knowledgeRoutes());
-  app.route('/', markdownApi());
+  app.route('/', markdownPreviewApi());
   app.route('/', objectRoutes());
   app.route('/', jobsPages());
   app.route('/', reportsPages());
@@ -98,7 +100,12 @@ export function createApp(deps: AppDeps) {
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
     if (isApiPath(c) || c.req.header('accept')?.includes('application/json')) return c.json(body, status);
     c.status(status);
-    return renderPage(c, <ErrorPage status={status} message={body.message} />, { title: 'Error', bare: true });
+    return renderPage(
+      c,
+      <ErrorPage status={status} message={body.message} />,
+      { title: 'Error', bare: true },
+      shellSlots,
+    );
   });
 
   return app;

@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import { z } from 'zod';
-import { isValidTrustedProxies } from './http/client-ip';
+import { isValidTrustedProxies } from './http/trusted-proxies';
 
 /** A schedule: "off", or an expression the scheduler's own parser accepts (a typo must stop start-up). */
 const cronExpression = z

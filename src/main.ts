@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { createLogger } from './http/logger';
+import { startMailListener } from './mail/listener';
 import { loadAssets } from './ui/assets';
 
 /** In-flight requests get this long after SIGTERM; the whole stop stays inside Docker's 10 s. */
@@ -45,6 +46,8 @@ async function main() {
 
   const scheduler = config.jobs === 'inline' ? createScheduler({ database, config, logger, jobs: allJobs }) : undefined;
   scheduler?.start();
+  // Mail goes out as soon as the transaction that queued it commits (mail/listener.ts).
+  const mail = await startMailListener(database, { config, logger });
 
   const draining = drainOnStop(server as Server);
   let stopping = false;
@@ -61,6 +64,7 @@ async function main() {
     draining.stop(async () => {
       clearTimeout(force);
       await jobsStopped;
+      await mail.stop();
       await database.close().catch((err) => logger.error({ err }, 'database close failed'));
       logger.info('stopped');
       process.exit(0);

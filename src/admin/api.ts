@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { allow } from '../auth/policy';
 import { validate } from '../http/validate';
-import { deliverMailSoon } from '../mail/kick';
 import { userIdParam } from './schemas';
 import { decideUser, listPendingUsers } from './service';
 
@@ -22,7 +21,6 @@ export function adminApi() {
         c.req.valid('param').id,
         decision,
       );
-      deliverMailSoon(c.var.deps);
       return c.json({ message: decision === 'approve' ? 'User approved' : 'User rejected', user, status });
     });
   }

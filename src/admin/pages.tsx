@@ -1,11 +1,10 @@
 import { Hono, type Context } from 'hono';
-import { renderToString } from 'react-dom/server';
 import type { AppEnv } from '../app-env';
 import { AppError } from '../http/errors';
 import { allowPage, DENIED_MESSAGE, type OnDenied } from '../auth/policy';
-import { requirePageUser } from '../http/session';
+import { requirePageUser } from '../auth/policy';
+import { fragment, isHtmx } from '../http/htmx';
 import { triggerToast } from '../http/toast';
-import { deliverMailSoon } from '../mail/kick';
 import { userIdParam } from './schemas';
 import { decideUser, listPendingUsers, type Decision } from './service';
 import { AccessDenied, PendingUsersRegion } from './views/ApprovalPage';
@@ -20,7 +19,7 @@ const pastTense = { approve: 'approved', reject: 'rejected' } as const;
 /** A refusal here is the Access Denied card (a toast for htmx requests), not the error page. */
 const accessDenied: OnDenied = (c, status) => {
   c.status(status);
-  if (c.req.header('hx-request')) {
+  if (isHtmx(c)) {
     triggerToast(c, 'Access Denied', DENIED_MESSAGE, 'error');
     return c.body(null);
   }
@@ -28,23 +27,21 @@ const accessDenied: OnDenied = (c, status) => {
 };
 
 async function decide(c: C, decision: Decision) {
-  const isHx = !!c.req.header('hx-request');
+  const isHx = isHtmx(c);
   const failTitle = decision === 'approve' ? 'Approval Failed' : 'Rejection Failed';
   const parsed = userIdParam.safeParse({ id: c.req.param('id') });
   try {
     if (!parsed.success) throw new AppError(400, 'Invalid user id', 'validation_error');
     const { name } = await decideUser(c.var.deps.db, c.var.deps.config.appUrl, c.var.user!, parsed.data.id, decision);
-    deliverMailSoon(c.var.deps);
     if (!isHx) return c.redirect(`/admin/approval?done=${pastTense[decision]}`, 303);
     triggerToast(
       c,
       decision === 'approve' ? 'User Approved' : 'User Rejected',
       `${name} has been ${pastTense[decision]}.`,
     );
-    return c.html(
-      renderToString(
-        <PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} timeZone={c.var.user!.timezone} />,
-      ),
+    return fragment(
+      c,
+      <PendingUsersRegion users={await listPendingUsers(c.var.deps.db)} timeZone={c.var.user!.timezone} />,
     );
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -1,11 +1,10 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import { displayNameOf, publicUser } from '../auth/accounts';
+import { displayNameOf, publicUser } from '../auth/service';
 import { recordAudit } from '../audit/service';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
-import { enqueueMail } from '../mail/outbox';
-import { approvedMail, rejectedMail } from '../mail/templates';
+import { approvedMail, enqueueMail, rejectedMail } from '../mail/service';
 
 const PENDING = ['pending_verification', 'pending_approval'] as const;
 

@@ -1,4 +1,4 @@
-import { LLM_ANSWER_DEADLINE_MS, LLM_IDLE_TIMEOUT_MS } from './constants';
+import { LLM_ANSWER_DEADLINE_MS, LLM_IDLE_TIMEOUT_MS } from './shared';
 
 /** The model was silent too long, or the whole answer took too long. */
 export class ModelTimeout extends Error {}

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
-import { requireUser } from '../http/session';
+import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { askInput, enhanceContentInput, enhanceFieldInput, feedbackInput, kbPreview, previewInput } from './schemas';
 import * as ai from './service';

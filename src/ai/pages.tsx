@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { AppEnv } from '../app-env';
-import { requirePageUser } from '../http/session';
+import { requirePageUser } from '../auth/policy';
+import { checkForm, formValues } from '../http/form';
 import { askInput } from './schemas';
 import { ask, engineFor } from './service';
 import { AiPage } from './views/AiPage';
@@ -13,9 +13,9 @@ export function aiPages() {
   const app = new Hono<AppEnv>();
   app.get('/ai', requirePageUser(), (c) => c.render(<AiPage />, PAGE));
   app.post('/ai', requirePageUser(), async (c) => {
-    const form = z.object({ query: z.string().optional() }).parse(await c.req.parseBody());
-    const input = askInput.safeParse({ query: form.query ?? '' });
-    if (!input.success) return c.redirect('/ai', 303);
+    // Only the question: the page's form has no conversation history.
+    const input = checkForm(askInput, { query: (await formValues(c)).query ?? '' });
+    if (!input.ok) return c.redirect('/ai', 303);
     const asker = { userId: c.var.user!.id, timeZone: c.var.user!.timezone };
     const result = await ask(
       c.var.deps.db,

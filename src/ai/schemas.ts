@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /** Shared by the AI routes and the chat / auto-create islands (nothing server-only here). */
 
-export * from './constants';
-import { BLANK_CONTENT_MESSAGE, HISTORY_LIMIT } from './constants';
+export * from './shared';
+import { BLANK_CONTENT_MESSAGE, HISTORY_LIMIT } from './shared';
 
 const historyMessage = z.object({
   type: z.enum(['user', 'assistant']).optional(),

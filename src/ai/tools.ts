@@ -2,6 +2,8 @@ import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzl
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { queryRows, type Db } from '../db/client';
 import { auditLog, documents, healthChecks, servers, teamMembers, users } from '../db/schema';
+import { itemHref } from '../knowledge/shared';
+import type { Server } from '../servers/schemas';
 
 /**
  * The assistant's tools: read-only queries over our data. Nothing here writes. Every row carries the
@@ -20,29 +22,30 @@ export interface ServerFilters {
   limit?: number;
 }
 
-export interface ServerRow {
-  id: string;
-  name: string;
-  hostname: string | null;
-  ipAddress: string | null;
-  domain: string | null;
-  network: string | null;
-  environment: string;
-  status: string;
-  operatingSystem: string | null;
-  serverLocation: string | null;
-  primaryFunction: string | null;
-  secondaryFunction: string | null;
-  tertiaryFunction: string | null;
-  teamOwner: string | null;
-  keyContacts: string | null;
-  description: string | null;
-  cpuUsage: number;
-  memoryUsage: number;
-  uptime: number;
-  lastHealthCheck: string | null;
-  link: string;
-}
+/** A server as the assistant reads it: the fields it answers from, and a link to the server's page. */
+export type ServerRow = Pick<
+  Server,
+  | 'id'
+  | 'name'
+  | 'hostname'
+  | 'ipAddress'
+  | 'domain'
+  | 'network'
+  | 'environment'
+  | 'status'
+  | 'operatingSystem'
+  | 'serverLocation'
+  | 'primaryFunction'
+  | 'secondaryFunction'
+  | 'tertiaryFunction'
+  | 'teamOwner'
+  | 'keyContacts'
+  | 'description'
+  | 'cpuUsage'
+  | 'memoryUsage'
+  | 'uptime'
+  | 'lastHealthCheck'
+> & { link: string };
 
 const serverColumns = {
   id: servers.id,
@@ -68,9 +71,6 @@ const serverColumns = {
 };
 
 export const serverLink = (id: string) => `/infrastructure?server=${id}`;
-export const documentLink = (space: string, id: string) =>
-  space === 'documents' ? `/documents?doc=${id}` : `/knowledge-base?doc=${id}`;
-
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** PostgreSQL word-boundary match ("POS" matches "POS terminal", not "postgres"). */
@@ -252,7 +252,7 @@ function toHit(r: {
     tags: r.tags ?? [],
     snippet: r.snippet,
     updatedAt: new Date(r.updated_at).toISOString(),
-    link: documentLink(r.space, r.id),
+    link: itemHref(r.space === 'documents' ? 'documents' : 'knowledge', r.id),
   };
 }
 

@@ -1,4 +1,3 @@
-import { desc } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { auditLog } from '../db/schema';
 
@@ -19,9 +18,4 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
     entityId: entry.entityId ?? null,
     details: entry.details ?? {},
   });
-}
-
-/** The newest audit events first. */
-export function recentAudit(db: Db, limit = 20) {
-  return db.select().from(auditLog).orderBy(desc(auditLog.createdAt)).limit(limit);
 }

@@ -1,8 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
-import { enqueueMail } from '../mail/outbox';
-import { approvalRequestMail, verificationMail } from '../mail/templates';
+import { approvalRequestMail, enqueueMail, verificationMail } from '../mail/service';
 
 /** Shared account helpers for the auth services (no HTTP here). */
 

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { publicRoute } from './policy';
-import { requireUser, setSessionCookie } from '../http/session';
+import { setSessionCookie } from '../http/session';
+import { requireUser } from './policy';
 import { validate } from '../http/validate';
-import { deliverMailSoon } from '../mail/kick';
 import { publicUser } from './accounts';
 import { logoutNavigation, signOut } from './logout';
 import { clientIp } from '../http/client-ip';
@@ -21,13 +21,11 @@ export function authApi() {
     const { email } = await registerUser(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json'), {
       ip: clientIp(c),
     });
-    deliverMailSoon(c.var.deps);
     return c.json({ message: REGISTERED_MESSAGE, email }, 201);
   });
 
   app.get('/api/auth/verify-email', publicRoute(), validate('query', verifyEmailQuery), async (c) => {
     const result = await verifyEmail(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('query').token);
-    deliverMailSoon(c.var.deps);
     return c.json(result);
   });
 
@@ -47,7 +45,6 @@ export function authApi() {
     const result = await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json').email, {
       ip: clientIp(c),
     });
-    deliverMailSoon(c.var.deps);
     return c.json(result);
   });
 
@@ -57,7 +54,6 @@ export function authApi() {
       appUrl: c.var.deps.config.appUrl,
       client,
     });
-    deliverMailSoon(c.var.deps);
     return c.json(result);
   });
 

@@ -27,7 +27,7 @@ export function expireAccountsAndTokens(
   const now = opts.now ?? new Date();
   return db.transaction(async (tx) => {
     const unverifiedAccounts = await removeUnverifiedAccounts(
-      tx as unknown as Db,
+      tx,
       new Date(now.getTime() - opts.unverifiedAccountDays * DAY_MS),
       opts.unverifiedAccountDays,
     );

@@ -3,12 +3,10 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { AppEnv } from '../app-env';
 import { publicRoute } from './policy';
 import { setSessionCookie } from '../http/session';
-import { deliverMailSoon } from '../mail/kick';
 import { clientIp } from '../http/client-ip';
-import { signInExternal } from './external';
+import { completeExternalSignIn } from './commands';
 import { safeNext } from './next';
-import { finishAuthorization, providerSettings, startAuthorization, type ProviderName } from './oidc';
-import { createSession } from './sessions';
+import { providerSettings, startAuthorization, type ProviderName } from './oidc';
 
 const STATE_COOKIE = 'ops_oidc';
 const STATE_MAX_AGE = 10 * 60;
@@ -73,6 +71,12 @@ async function readPending(c: Context<AppEnv>, provider: ProviderName): Promise<
   }
 }
 
+/** Where an account that may not sign in yet is sent. */
+function notActiveRedirect(status: string): string {
+  if (status === 'pending_approval') return '/approval-pending';
+  return status === 'rejected' ? '/login?error=account_rejected' : '/login?error=not_approved';
+}
+
 /** GET /auth/{provider}/callback: verifies everything, then signs in, or explains why not. */
 async function callback(c: Context<AppEnv>, provider: ProviderName) {
   const { config, db, logger } = c.var.deps;
@@ -80,28 +84,16 @@ async function callback(c: Context<AppEnv>, provider: ProviderName) {
   if (!settings) return c.redirect('/login?error=google_not_configured');
   const pending = await readPending(c, provider);
   if (!pending) return c.redirect('/login?error=google_auth_failed');
-  let user;
-  try {
-    const url = new URL(c.req.url);
-    const identity = await finishAuthorization(
-      settings,
-      new URL(`${config.appUrl}${url.pathname}${url.search}`),
-      pending,
-    );
-    user = await signInExternal(db, config.appUrl, identity);
-  } catch (err) {
-    logger.warn({ err, provider }, 'external sign-in failed');
+  const url = new URL(c.req.url);
+  const callbackUrl = new URL(`${config.appUrl}${url.pathname}${url.search}`);
+  const client = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
+  const result = await completeExternalSignIn(db, config.appUrl, { settings, callbackUrl, checks: pending }, client);
+  if (result.outcome === 'failed') {
+    logger.warn({ err: result.error, provider }, 'external sign-in failed');
     return c.redirect('/login?error=google_auth_failed');
   }
-  deliverMailSoon(c.var.deps);
-  if (user.accountStatus === 'pending_approval') return c.redirect('/approval-pending');
-  if (user.accountStatus === 'rejected') return c.redirect('/login?error=account_rejected');
-  if (user.accountStatus !== 'active') return c.redirect('/login?error=not_approved');
-  const { token } = await createSession(db, user.id, {
-    ip: clientIp(c),
-    userAgent: c.req.header('user-agent')?.slice(0, 300),
-  });
-  setSessionCookie(c, token);
+  if (result.outcome === 'not_active') return c.redirect(notActiveRedirect(result.status));
+  setSessionCookie(c, result.token);
   return c.redirect(pending.next);
 }
 

@@ -1,14 +1,14 @@
 import { Hono, type Context } from 'hono';
-import { renderToString } from 'react-dom/server';
 import type { AppEnv } from '../app-env';
 import { publicRoute } from './policy';
 import { AppError } from '../http/errors';
+import { readForm } from '../http/form';
+import { fragment, isHtmx } from '../http/htmx';
 import { setSessionCookie } from '../http/session';
-import { deliverMailSoon } from '../mail/kick';
 import { clientIp } from '../http/client-ip';
 import { safeNext } from './next';
 import { requestPasswordReset, RESET_DONE_MESSAGE, resetPassword } from './recovery';
-import { fieldErrors, forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from './schemas';
+import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from './schemas';
 import { loginWithPassword, registerUser, verifyEmail } from './service';
 import { ApprovalPendingPage } from './views/ApprovalPendingPage';
 import { LoginPage, loginBanner } from './views/LoginPage';
@@ -17,14 +17,6 @@ import { CheckEmailPage, RegisterPage } from './views/RegisterPage';
 import { VerifyEmailPage, type VerifyState } from './views/VerifyEmailPage';
 
 type C = Context<AppEnv>;
-
-/** Form fields as strings (files ignored). */
-async function formFields(c: C): Promise<Record<string, string>> {
-  const body = await c.req.parseBody();
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
-  return out;
-}
 
 const page = (c: C, view: React.ReactElement, title: string, status: 200 | 400 | 401 | 403 | 409 | 422 | 429 = 200) => {
   c.status(status);
@@ -41,19 +33,13 @@ function failure(c: C, err: unknown) {
 }
 
 async function loginPost(c: C) {
-  const form = await formFields(c);
-  const next = safeNext(form.next);
-  const parsed = loginSchema.safeParse(form);
-  if (!parsed.success) {
-    return page(
-      c,
-      <LoginPage email={form.email} errors={fieldErrors(parsed.error)} next={next} sso={hasSso(c)} />,
-      'Sign In',
-      422,
-    );
-  }
+  const form = await readForm(c, loginSchema);
+  const { email } = form.values;
+  const next = safeNext(form.values.next);
+  if (!form.ok)
+    return page(c, <LoginPage email={email} errors={form.errors} next={next} sso={hasSso(c)} />, 'Sign In', 422);
   try {
-    const { session } = await loginWithPassword(c.var.deps.db, parsed.data, {
+    const { session } = await loginWithPassword(c.var.deps.db, form.data, {
       ip: clientIp(c),
       userAgent: c.req.header('user-agent'),
     });
@@ -61,28 +47,21 @@ async function loginPost(c: C) {
     return c.redirect(next, 303);
   } catch (err) {
     const { status, banner } = failure(c, err);
-    return page(c, <LoginPage email={form.email} banner={banner} next={next} sso={hasSso(c)} />, 'Sign In', status);
+    return page(c, <LoginPage email={email} banner={banner} next={next} sso={hasSso(c)} />, 'Sign In', status);
   }
 }
 
 async function registerPost(c: C) {
-  const form = await formFields(c);
-  const values = { firstName: form.firstName, lastName: form.lastName, email: form.email };
-  const parsed = registerSchema.safeParse(form);
-  if (!parsed.success)
-    return page(
-      c,
-      <RegisterPage values={values} errors={fieldErrors(parsed.error)} sso={hasSso(c)} />,
-      'Register',
-      422,
-    );
+  const form = await readForm(c, registerSchema);
+  const { firstName, lastName, email } = form.values;
+  const values = { firstName, lastName, email };
+  if (!form.ok) return page(c, <RegisterPage values={values} errors={form.errors} sso={hasSso(c)} />, 'Register', 422);
   try {
-    await registerUser(c.var.deps.db, c.var.deps.config.appUrl, parsed.data, { ip: clientIp(c) });
+    await registerUser(c.var.deps.db, c.var.deps.config.appUrl, form.data, { ip: clientIp(c) });
   } catch (err) {
     const { status, banner } = failure(c, err);
     return page(c, <RegisterPage values={values} banner={banner} sso={hasSso(c)} />, 'Register', status);
   }
-  deliverMailSoon(c.var.deps);
   return c.redirect('/register?sent=1', 303);
 }
 
@@ -91,7 +70,6 @@ async function verifyState(c: C, token: string | undefined): Promise<VerifyState
   if (!token) return { kind: 'missing' };
   try {
     const result = await verifyEmail(c.var.deps.db, c.var.deps.config.appUrl, token);
-    deliverMailSoon(c.var.deps);
     return { kind: 'success', result };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
@@ -100,20 +78,18 @@ async function verifyState(c: C, token: string | undefined): Promise<VerifyState
 }
 
 async function resetPost(c: C) {
-  const form = await formFields(c);
-  const parsed = resetPasswordSchema.safeParse(form);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    const banner = errors.token ? { variant: 'error' as const, text: errors.token } : null;
-    return page(c, <ResetPasswordPage token={form.token} errors={errors} banner={banner} />, 'Reset Password', 422);
+  const form = await readForm(c, resetPasswordSchema);
+  const { token } = form.values;
+  if (!form.ok) {
+    const banner = form.errors.token ? { variant: 'error' as const, text: form.errors.token } : null;
+    return page(c, <ResetPasswordPage token={token} errors={form.errors} banner={banner} />, 'Reset Password', 422);
   }
   try {
     const client = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
-    await resetPassword(c.var.deps.db, parsed.data, { appUrl: c.var.deps.config.appUrl, client });
-    deliverMailSoon(c.var.deps);
+    await resetPassword(c.var.deps.db, form.data, { appUrl: c.var.deps.config.appUrl, client });
   } catch (err) {
     const { status, banner } = failure(c, err);
-    return page(c, <ResetPasswordPage token={form.token} banner={banner} />, 'Reset Password', status);
+    return page(c, <ResetPasswordPage token={token} banner={banner} />, 'Reset Password', status);
   }
   return c.redirect(`/login?success=password_reset&message=${encodeURIComponent(RESET_DONE_MESSAGE)}`, 303);
 }
@@ -146,7 +122,7 @@ export function authPages() {
     const state = await verifyState(c, c.req.query('token'));
     const status = state.kind === 'error' ? 400 : 200;
     // htmx swaps only 2xx answers: the fragment is always 200, the full page carries the real status.
-    if (c.req.header('hx-request')) return c.html(renderToString(<VerifyEmailPage state={state} />));
+    if (isHtmx(c)) return fragment(c, <VerifyEmailPage state={state} />);
     return page(c, <VerifyEmailPage state={state} />, 'Verify Email', status);
   });
 
@@ -156,22 +132,16 @@ export function authPages() {
     page(c, <ForgotPasswordPage sent={!!c.req.query('sent')} />, 'Forgot Password'),
   );
   app.post('/forgot-password', publicRoute(), async (c) => {
-    const form = await formFields(c);
-    const parsed = forgotPasswordSchema.safeParse(form);
-    if (!parsed.success)
-      return page(
-        c,
-        <ForgotPasswordPage email={form.email} error={fieldErrors(parsed.error).email} />,
-        'Forgot Password',
-        422,
-      );
+    const form = await readForm(c, forgotPasswordSchema);
+    const { email } = form.values;
+    if (!form.ok)
+      return page(c, <ForgotPasswordPage email={email} error={form.errors.email} />, 'Forgot Password', 422);
     try {
-      await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, parsed.data.email, { ip: clientIp(c) });
+      await requestPasswordReset(c.var.deps.db, c.var.deps.config.appUrl, form.data.email, { ip: clientIp(c) });
     } catch (err) {
       const { status, banner } = failure(c, err);
-      return page(c, <ForgotPasswordPage email={form.email} banner={banner} />, 'Forgot Password', status);
+      return page(c, <ForgotPasswordPage email={email} banner={banner} />, 'Forgot Password', status);
     }
-    deliverMailSoon(c.var.deps);
     return c.redirect('/forgot-password?sent=1', 303);
   });
 

@@ -1,6 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { forbidden, notFound, unauthorized } from '../http/errors';
+import { markRoute, routeMark } from '../http/route-marks';
+
+export { publicRoute } from '../http/route-marks';
 
 /**
  * Authorisation in one place (ARCHITECTURE.md § API conventions): `can()` answers, `authorize()` refuses,
@@ -79,16 +82,16 @@ export function authorize(
 
 /** What a route guard decided for: an action, or a page anyone may open. */
 export type RouteDecision = Action | 'public';
-const decisions = new WeakMap<object, RouteDecision>();
 
-const marked = (decision: RouteDecision, handler: MiddlewareHandler<AppEnv>) => {
-  decisions.set(handler, decision);
-  return handler;
-};
+const marked = (action: Action, handler: MiddlewareHandler<AppEnv>) => markRoute(action, handler);
+const isDecision = (mark: string | undefined): mark is RouteDecision =>
+  mark === 'public' || (ACTIONS as readonly string[]).includes(mark ?? '');
 
 /** The decision a route handler carries (undefined for handlers that are not policy guards). */
-export const routeDecision = (handler: unknown): RouteDecision | undefined =>
-  typeof handler === 'function' ? decisions.get(handler) : undefined;
+export const routeDecision = (handler: unknown): RouteDecision | undefined => {
+  const mark = routeMark(handler);
+  return isDecision(mark) ? mark : undefined;
+};
 
 /** A route's own answer to a refusal (e.g. an HTML fragment or an Access Denied card). */
 export type OnDenied = (c: Context<AppEnv>, status: 401 | 403) => Response | Promise<Response>;
@@ -122,5 +125,8 @@ export const allowPage = (action: Action, onDenied?: OnDenied): MiddlewareHandle
 export const customGuard = (action: Action, guard: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
   marked(action, guard);
 
-/** Marks a route anyone may call, signed in or not (sign-in pages, health, assets). */
-export const publicRoute = (): MiddlewareHandler<AppEnv> => marked('public', (_c, next) => next());
+/** API guard for any signed-in account: policy action `app.use` (401 when signed out). */
+export const requireUser = (): MiddlewareHandler<AppEnv> => allow('app.use');
+
+/** Page guard for any signed-in account: signed-out visitors go to /login and come back to the deep link. */
+export const requirePageUser = (): MiddlewareHandler<AppEnv> => allowPage('app.use');

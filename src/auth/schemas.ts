@@ -57,12 +57,18 @@ export const verifyEmailQuery = z.object({
   token: z.string({ error: 'Verification token is required' }).min(1, 'Verification token is required').max(200),
 });
 
-/** Field → first message, for re-rendering a form with its errors. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? '_');
-    out[key] ??= issue.message;
-  }
-  return out;
+/** The signed-in user a request carries (c.var.user), with their display preferences. */
+export interface CurrentUser {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: string;
+  profileImageUrl: string | null;
+  theme: 'light' | 'dark' | 'system';
+  timezone: string;
+  /** Settings › Compact view: every page renders denser (a class on <html>, set on the server). */
+  compactView: boolean;
+  /** Settings › Auto-save documents: the editor keeps an unsaved draft in the browser. */
+  autoSave: boolean;
 }

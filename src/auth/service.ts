@@ -3,8 +3,7 @@ import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { AppError, badRequest, forbidden } from '../http/errors';
 import { enforce, forget, undo } from '../http/rate-limit';
-import { enqueueMail } from '../mail/outbox';
-import { registrationAttemptMail } from '../mail/templates';
+import { enqueueMail, registrationAttemptMail } from '../mail/service';
 import {
   lockAndCheckFirstAccount,
   notifyAdminsOfPendingAccount,
@@ -146,3 +145,9 @@ export async function loginWithPassword(db: Db, input: LoginInput, client: { ip:
   const session = await createSession(db, u.id, { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) });
   return { user: publicUser(u), session };
 }
+
+// What other features use of accounts: they import it from here, the feature's public surface.
+export { displayNameOf, publicUser } from './accounts';
+export { hashPassword, verifyPassword } from './password';
+export { revokeUserSessions } from './sessions';
+export { generateToken, hashToken } from './tokens';

@@ -1,27 +1,15 @@
 import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { DEFAULT_TIMEZONE, sessions, userPreferences, users } from '../db/schema';
+import { SESSION_DAYS } from '../http/session';
+import type { CurrentUser } from './schemas';
 import { generateToken, hashToken } from './tokens';
 
-export const SESSION_DAYS = 30;
+export type { CurrentUser } from './schemas';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Sliding expiry is pushed forward at most once an hour, not on every request. */
 const SLIDE_AFTER_MS = 60 * 60 * 1000;
-
-export interface CurrentUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  role: string;
-  profileImageUrl: string | null;
-  theme: 'light' | 'dark' | 'system';
-  timezone: string;
-  /** Settings › Compact view: every page renders denser (a class on <html>, set on the server). */
-  compactView: boolean;
-  /** Settings › Auto-save documents: the editor keeps an unsaved draft in the browser. */
-  autoSave: boolean;
-}
 
 /** Starts a session for an active user; returns the cookie token (only its hash is stored). */
 export async function createSession(db: Db, userId: string, meta: { userAgent?: string; ip?: string } = {}) {

@@ -18,7 +18,7 @@ const pageScripts: Record<string, string> = {
   push: 'src/notifications/browser.ts',
 };
 
-interface BuildOptions {
+export interface BuildOptions {
   outdir: string;
   islandDirs: string[];
   ifStale: boolean;
@@ -46,29 +46,49 @@ export function islandFiles(dir: string): { name: string; file: string }[] {
     .map((f) => ({ name: f.replace(/\.tsx$/, ''), file: path.join(dir, f) }));
 }
 
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) {
-    if (entry === 'node_modules' || entry === 'build') continue;
-    newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  }
-  return newest;
+/** What a build read, so a later --if-stale can tell whether any of it changed: size, mtime and content hash. */
+interface InputStamp {
+  islands: string[];
+  files: Record<string, { size: number; mtimeMs: number; sha256: string }>;
 }
 
-function isStale(opts: BuildOptions): boolean {
-  const manifest = path.join(opts.outdir, 'manifest.json');
-  if (!existsSync(manifest)) return true;
-  const built = statSync(manifest).mtimeMs;
-  const sources = [
-    ...opts.islandDirs,
-    path.join(root, 'src'),
-    path.join(root, 'static/app.css'),
-    path.join(root, 'package-lock.json'),
-  ];
-  return sources.some((s) => newestMtime(s) > built);
+const STAMP = 'inputs.json';
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+function islandNames(islandDirs: string[]): string[] {
+  return islandDirs.flatMap((dir) => islandFiles(dir).map((f) => path.relative(root, f.file))).sort();
+}
+
+/** The stamp of a finished build: every file esbuild read (metafile inputs), plus this script and package-lock. */
+export function inputStamp(inputs: string[], islandDirs: string[]): InputStamp {
+  const files: InputStamp['files'] = {};
+  const all = [...inputs.map((i) => path.resolve(i)), import.meta.filename, path.join(root, 'package-lock.json')];
+  for (const file of all) {
+    if (!existsSync(file)) continue; // esbuild's virtual modules (island:Name, stub:language-data)
+    const { size, mtimeMs } = statSync(file);
+    files[path.relative(root, file)] = { size, mtimeMs, sha256: sha256(file) };
+  }
+  return { islands: islandNames(islandDirs), files };
+}
+
+/** True when outdir holds no finished build, or an input of its build changed or an island was added or removed. */
+export function isStale(opts: Pick<BuildOptions, 'outdir' | 'islandDirs'>): boolean {
+  const stampFile = path.join(opts.outdir, STAMP);
+  if (!existsSync(path.join(opts.outdir, 'manifest.json')) || !existsSync(stampFile)) return true;
+  const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as InputStamp;
+  if (stamp.islands.join('\n') !== islandNames(opts.islandDirs).join('\n')) return true;
+  return Object.entries(stamp.files).some(([rel, was]) => {
+    const file = path.join(root, rel);
+    if (!existsSync(file)) return true;
+    const { size, mtimeMs } = statSync(file);
+    if (size === was.size && mtimeMs === was.mtimeMs) return false;
+    return size !== was.size || sha256(file) !== was.sha256; // touched but unchanged (a checkout) is not stale
+  });
+}
+
+/** The options of a build into outdir of the app's islands plus extraIslandDirs. */
+export function buildOptions(outdir: string, extraIslandDirs: string[] = []): BuildOptions {
+  return { outdir, islandDirs: [path.join(root, 'islands'), ...extraIslandDirs], ifStale: false };
 }
 
 /** Each island entry wraps the component with the shared mount function. */
@@ -127,6 +147,7 @@ function islandCss(outputs: esbuild.Metafile['outputs'], entry: string): string[
   return bundle && outputs[bundle]?.bytes ? [bundle] : [];
 }
 
+/** Builds every asset into opts.outdir (emptied first). */
 export async function build(opts: BuildOptions): Promise<void> {
   const islands = new Map<string, string>();
   for (const dir of opts.islandDirs) for (const { name, file } of islandFiles(dir)) islands.set(name, file);
@@ -204,6 +225,9 @@ export async function build(opts: BuildOptions): Promise<void> {
   };
   writeFileSync(path.join(opts.outdir, 'meta.json'), JSON.stringify(metafile));
   precompress(opts.outdir);
+  const inputs = [...Object.keys(metafile.inputs), ...Object.keys(css.metafile.inputs)];
+  writeFileSync(path.join(opts.outdir, STAMP), JSON.stringify(inputStamp(inputs, opts.islandDirs)));
+  // Written last: a folder with a manifest is a finished build.
   writeFileSync(path.join(opts.outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
 }
 

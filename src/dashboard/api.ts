@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { requireUser } from '../http/session';
+import { requireUser } from '../auth/policy';
 import { analyticsStats } from './service';
 
 /** GET /api/analytics/stats → {servers: {total}, documents: {total}}. */

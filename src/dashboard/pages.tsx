@@ -1,9 +1,9 @@
 import { Hono, type Context } from 'hono';
-import { renderToString } from 'react-dom/server';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
-import { requirePageUser } from '../http/session';
+import { requirePageUser } from '../auth/policy';
 import { checkAll } from '../servers/commands';
+import { fragment, isHtmx, isHtmxFor } from '../http/htmx';
 import { triggerToast } from '../http/toast';
 import { dashboardStats, dashboardView, environmentFilters, overviewServers, type EnvironmentFilter } from './service';
 import { DashboardPage, healthSummaryText } from './views/DashboardPage';
@@ -25,12 +25,12 @@ function currentEnvironment(c: Context<AppEnv>): EnvironmentFilter {
   }
 }
 
-async function infraFragment(c: Context<AppEnv>, environment: EnvironmentFilter) {
-  return renderToString(
+async function infraOverview(c: Context<AppEnv>, environment: EnvironmentFilter) {
+  return (
     <InfraOverview
       environment={environment}
       {...(await overviewServers(c.var.deps.db, c.var.user!.timezone, environment))}
-    />,
+    />
   );
 }
 
@@ -40,9 +40,7 @@ export function dashboardPages() {
   app.get('/', requirePageUser(), async (c) => {
     const { db } = c.var.deps;
     const environment = envOf(c.req.query('environment'));
-    if (c.req.header('HX-Request') && c.req.header('HX-Target') === 'infra-overview') {
-      return c.html(await infraFragment(c, environment));
-    }
+    if (isHtmxFor(c, 'infra-overview')) return fragment(c, await infraOverview(c, environment));
     const { stats, articles, infra } = await dashboardView(db, c.var.user!.timezone, environment);
     const health = healthQuery.safeParse(c.req.query());
     return c.render(
@@ -58,14 +56,20 @@ export function dashboardPages() {
   });
   app.post('/dashboard/health-check', requirePageUser(), async (c) => {
     const { db } = c.var.deps;
-    const r = await checkAll(c.var.deps, { sendMailNow: true });
+    const r = await checkAll(c.var.deps);
     const summary = { checked: r.checked, online: r.online, warning: r.warning, offline: r.offline };
-    if (!c.req.header('HX-Request')) {
+    if (!isHtmx(c)) {
       return c.redirect(`/?${new URLSearchParams(Object.entries(summary).map(([k, v]) => [k, String(v)]))}`, 303);
     }
     triggerToast(c, 'Health Check Complete', healthSummaryText(summary));
     const stats = await dashboardStats(db, c.var.user!.timezone);
-    return c.html((await infraFragment(c, currentEnvironment(c))) + renderToString(<StatCards stats={stats} oob />));
+    return fragment(
+      c,
+      <>
+        {await infraOverview(c, currentEnvironment(c))}
+        <StatCards stats={stats} oob />
+      </>,
+    );
   });
   return app;
 }

@@ -9,10 +9,13 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { ConfigError } from '../config';
 import { GuardedPool } from './pg-pool';
-import { usePreparedQueries } from './pglite-query';
+import { enablePreparedQueries } from './pglite-query';
 import * as schema from './schema';
 
-/** One database type for both drivers; services only ever see this. */
+/**
+ * One database type for both drivers; services only ever see this. A transaction (PgTransaction extends
+ * PgDatabase) is a Db too, so a service called inside `db.transaction` takes `tx` as it is.
+ */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
@@ -20,6 +23,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The connection pool (real PostgreSQL only), for work that needs one reserved connection. */
   pool?: pg.Pool;
+  /** The embedded client (PGlite only), for LISTEN (mail/listener.ts). */
+  pglite?: PGlite;
   ping(): Promise<void>;
   /** Waits up to timeoutMs (5 s) for connections in use to be released, then closes them anyway. */
   close(timeoutMs?: number): Promise<void>;
@@ -29,7 +34,7 @@ export interface Database {
 
 /** Runs a raw query and returns its rows, whichever driver answers. */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  const result = (await db.execute(query)) as T[] | { rows: T[] };
   return Array.isArray(result) ? result : result.rows;
 }
 
@@ -53,7 +58,7 @@ export function openPostgres(url: string, options: pg.PoolConfig = {}): Database
     );
   }
   const pool = new GuardedPool({ connectionString: url, max: 10, ...postgresTimeouts, ...options });
-  const db = drizzlePostgres(pool, { schema }) as unknown as Db;
+  const db: Db = drizzlePostgres(pool, { schema });
   return {
     db,
     kind: 'postgres',
@@ -71,11 +76,12 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
     mkdirSync(dir, { recursive: true });
   }
   const client = await PGlite.create({ dataDir: dir, loadDataDir, extensions: { pg_trgm } });
-  usePreparedQueries(client);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  enablePreparedQueries(client);
+  const db: Db = drizzlePglite(client, { schema });
   return {
     db,
     kind: 'pglite',
+    pglite: client,
     ping: async () => void (await client.query('select 1')),
     close: () => client.close(),
     dump: () => client.dumpDataDir('none'),

@@ -39,9 +39,12 @@ export class GuardedPool extends pg.Pool {
   ): void;
   connect(
     callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
-  ): Promise<pg.PoolClient> | void {
+  ): Promise<pg.PoolClient> | undefined {
     // The callback form is pool.query's, which releases its connection itself (with the error, if any).
-    if (callback) return super.connect(callback);
+    if (callback) {
+      super.connect(callback);
+      return undefined;
+    }
     return super.connect().then(releasedWhenBroken);
   }
 }

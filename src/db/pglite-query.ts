@@ -31,7 +31,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * learns its parameter types, and every later run is one bind-and-execute call on the cached plan.
  * Results, type conversion and errors are PGlite's own. Transactions keep PGlite's path (tx.query).
  */
-export function usePreparedQueries(client: PGlite): void {
+export function enablePreparedQueries(client: PGlite): void {
   const original = client.query.bind(client);
   const statements = new Map<string, Statement>();
   let named = 0;

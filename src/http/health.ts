@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { publicRoute } from '../auth/policy';
+import { publicRoute } from './route-marks';
 
 /** /readyz answers within this even when the database accepts connections but never replies. */
 const READY_TIMEOUT_MS = 2_000;

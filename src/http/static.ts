@@ -2,7 +2,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { publicRoute } from '../auth/policy';
+import { publicRoute } from './route-marks';
 import { iconSprite, iconSpriteUrl } from '../ui/icons';
 
 const staticDir = path.resolve(import.meta.dirname, '../../static');
@@ -17,6 +17,8 @@ export function staticRoutes(buildDir: string) {
     }),
   );
   app.use('/static/*', publicRoute());
+  // The build's own records (manifest, esbuild metafile, input stamp) name source files: server-side only.
+  app.get('/static/build/*', async (c, next) => (/\.json(\.gz|\.br)?$/.test(c.req.path) ? c.notFound() : next()));
   app.use('/static/build/*', async (c, next) => {
     await next();
     if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { renderToString } from 'react-dom/server';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
 import { allow, allowPage } from '../auth/policy';
+import { fragment, isHtmx } from '../http/htmx';
 import { triggerToast } from '../http/toast';
 import { validate } from '../http/validate';
 import { jobNames, jobsMode, jobsOverview, jobTitle } from './overview';
@@ -60,17 +60,13 @@ export function jobsPages() {
     const { name } = c.req.valid('param');
     const outcome = await runJobNow(c.var.deps, name);
     c.var.logger.info({ job: name, status: outcome.status, by: c.var.user!.id }, 'job run on request');
-    if (c.req.header('HX-Request')) {
+    if (isHtmx(c)) {
       triggerToast(c, noticeText(name, outcome.status), outcome.message, NOTICE[outcome.status]);
       const jobs = await jobsOverview(c.var.deps.db, c.var.deps.config);
-      return c.html(renderTable(jobs, c.var.user!.timezone));
+      return fragment(c, <JobsTable jobs={jobs} timeZone={c.var.user!.timezone} now={new Date()} />);
     }
     return c.redirect(`/admin/jobs?ran=${name}&status=${outcome.status}`, 303);
   });
 
   return app;
-}
-
-function renderTable(jobs: Awaited<ReturnType<typeof jobsOverview>>, timeZone: string) {
-  return renderToString(<JobsTable jobs={jobs} timeZone={timeZone} now={new Date()} />);
 }

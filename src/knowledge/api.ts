@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
 import { badRequest, notFound } from '../http/errors';
-import { requireUser } from '../http/session';
+import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { renderMarkdown } from '../markdown/render';
 import { linkedServers } from './linked-servers';
@@ -17,6 +17,7 @@ import {
   restoreVersion,
   updateItem,
 } from './service';
+import { SPACES } from './shared';
 
 const listFilters = z.object({
   q: z.string().max(200).optional(),
@@ -72,9 +73,7 @@ function spaceApi(space: Space) {
   );
   app.delete('/:id', async (c) => {
     await deleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user!.id);
-    return c.json({
-      message: space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.',
-    });
+    return c.json({ message: SPACES[space].messages.deleted });
   });
   app.get('/:id/versions', async (c) =>
     c.json(await listVersions(c.var.deps.db, space, c.req.param('id'), c.var.user)),
@@ -93,7 +92,7 @@ export function knowledgeApi() {
   app.get('/api/knowledge-base/recent', requireUser(), validate('query', recentQuery), async (c) =>
     c.json(await recentKnowledge(c.var.deps.db, c.req.valid('query').limit)),
   );
-  app.route('/api/documents', spaceApi('documents'));
-  app.route('/api/knowledge-base', spaceApi('knowledge'));
+  app.route(SPACES.documents.api, spaceApi('documents'));
+  app.route(SPACES.knowledge.api, spaceApi('knowledge'));
   return app;
 }

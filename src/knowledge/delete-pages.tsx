@@ -1,19 +1,20 @@
-import { Hono, type Context } from 'hono';
-import { renderToString } from 'react-dom/server';
+import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
+import { requirePageUser } from '../auth/policy';
 import { notFound } from '../http/errors';
-import { requirePageUser } from '../http/session';
+import { formValues } from '../http/form';
+import { fragment, isHtmx, isHtmxFor } from '../http/htmx';
 import { triggerToast } from '../http/toast';
-import { Card } from '../ui/components';
-import { readState, renderResults, spacePath } from './results';
+import { readState, renderResults } from './results';
 import type { Space } from './schemas';
 import { deleteItem, getItem } from './service';
-import { DeleteConfirm, DeleteDialog } from './views/DeleteDialog';
+import { SPACES } from './shared';
+import { DELETE_DIALOG_ID, DeleteConfirm, DeleteConfirmPage } from './views/DeleteDialog';
 import { listUrl } from './views/urls';
 
 /** A same-app list URL to go back to (anything else falls back to the list itself). */
 function safeBack(space: Space, candidate: string | undefined | null): string {
-  const path = spacePath(space);
+  const { path } = SPACES[space];
   if (!candidate) return path;
   try {
     const url = new URL(candidate, 'http://app.invalid');
@@ -25,48 +26,34 @@ function safeBack(space: Space, candidate: string | undefined | null): string {
   }
 }
 
-const deletedText = (space: Space) =>
-  space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.';
+/** The list state a back URL names. */
+const backState = (space: Space, back: string) =>
+  readState(Object.fromEntries(new URL(back, 'http://x').searchParams), space);
 
-/** GET = the confirmation (dialog body for htmx, a page without JS); POST = soft delete, then the list. */
+/** GET = the confirmation (the dialog's content for htmx, a page without JS); POST = soft delete, then the list. */
 function spaceDeletePages(space: Space) {
   const app = new Hono<AppEnv>();
-  const path = spacePath(space);
+  const { path, messages } = SPACES[space];
   app.get(`${path}/:id/delete`, requirePageUser(), async (c) => {
     const item = await getItem(c.var.deps.db, space, c.req.param('id'));
     if (!item) throw notFound('Item not found.');
     const action = `${path}/${item.id}/delete`;
-    if (c.req.header('hx-request') === 'true') {
-      const back = safeBack(space, c.req.header('hx-current-url'));
-      return c.html(renderToString(<DeleteConfirm action={action} title={item.title} back={back} inDialog />));
+    if (isHtmxFor(c, DELETE_DIALOG_ID)) {
+      const back = safeBack(space, c.req.header('HX-Current-URL'));
+      return fragment(c, <DeleteConfirm action={action} title={item.title} back={back} />);
     }
     const back = safeBack(space, c.req.query('back') ?? c.req.header('referer'));
-    return c.render(
-      <Card title="Delete item">
-        <DeleteConfirm action={action} title={item.title} back={back} inDialog={false} />
-      </Card>,
-      { title: 'Delete item' },
-    );
+    return c.render(<DeleteConfirmPage action={action} title={item.title} back={back} />, { title: 'Delete item' });
   });
   app.post(`${path}/:id/delete`, requirePageUser(), async (c) => {
-    const body = await c.req.parseBody();
-    const back = safeBack(space, typeof body.back === 'string' ? body.back : null);
+    // The one field is a URL to go back to, checked by safeBack (anything else is the list itself).
+    const back = safeBack(space, (await formValues(c)).back);
     await deleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user!.id);
-    if (c.req.header('hx-request') === 'true') {
-      const state = readState(Object.fromEntries(new URL(back, 'http://x').searchParams), space);
-      const { node } = await renderResults(c, space, state);
-      triggerToast(c, 'Success', deletedText(space));
-      return c.html(
-        renderToString(
-          <>
-            {node}
-            <DeleteDialog oob />
-          </>,
-        ),
-      );
-    }
-    const state = readState(Object.fromEntries(new URL(back, 'http://x').searchParams), space);
-    return c.redirect(listUrl(path, state, { deleted: 1 }), 303);
+    const state = backState(space, back);
+    if (!isHtmx(c)) return c.redirect(listUrl(path, state, { deleted: 1 }), 303);
+    triggerToast(c, 'Success', messages.deleted);
+    // The results hold the delete dialog: swapping them in closes it.
+    return fragment(c, (await renderResults(c, space, state)).node);
   });
   return app;
 }

@@ -2,19 +2,15 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { allowPage } from '../auth/policy';
 import { DELETED_ROWS, listDeleted, undeleteItem } from './deleted';
-import { spacePath } from './results';
 import type { Space } from './schemas';
 import { getItem } from './service';
+import { openHref, SPACES } from './shared';
 import { DeletedPage } from './views/DeletedPage';
-
-/** Where a restored item opens: a knowledge item in its preview, a document in its editor. */
-const openHref = (space: Space, id: string) =>
-  space === 'knowledge' ? `/knowledge-base?doc=${id}` : `/documents/${id}/edit`;
 
 /** GET {path}/deleted (the list), POST {path}/{id}/undelete (restore, then the list saying so). */
 function spaceDeletedPages(space: Space) {
   const app = new Hono<AppEnv>();
-  const path = spacePath(space);
+  const { path, page } = SPACES[space];
   app.get(`${path}/deleted`, allowPage('knowledge.restore'), async (c) => {
     const { db } = c.var.deps;
     const restoredId = c.req.query('restored');
@@ -28,10 +24,7 @@ function spaceDeletedPages(space: Space) {
         now={new Date()}
         restored={restored ? { title: restored.title, href: openHref(space, restored.id) } : undefined}
       />,
-      {
-        title: space === 'knowledge' ? 'Deleted knowledge items' : 'Deleted documents',
-        subtitle: 'Restore items that were deleted',
-      },
+      { title: page.deletedTitle, subtitle: 'Restore items that were deleted' },
     );
   });
   app.post(`${path}/:id/undelete`, allowPage('knowledge.restore'), async (c) => {

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { auditLog, documents, documentVersions, users } from '../db/schema';
 import { notFound } from '../http/errors';
 import type { Item, Space } from './schemas';
-import { isUuid } from './service';
+import { isUuid } from './items';
 import { restoreVersion } from './versions';
 
 /** A deleted item as the admins' Deleted items screen lists it. */

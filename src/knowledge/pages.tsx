@@ -1,61 +1,45 @@
 import { Hono, type Context } from 'hono';
-import { renderToString } from 'react-dom/server';
 import type { AppEnv } from '../app-env';
-import { can } from '../auth/policy';
-import { requirePageUser } from '../http/session';
-import { readState, renderResults, spacePath, wantsResults } from './results';
-import type { Space } from './schemas';
+import { can, requirePageUser } from '../auth/policy';
+import { fragment, isHtmxFor } from '../http/htmx';
 import { deletePages } from './delete-pages';
 import { deletedPages } from './deleted-pages';
+import { readState, renderResults } from './results';
+import type { Space } from './schemas';
 import { getItem, listCategories } from './service';
+import { isKbType, SPACES } from './shared';
 import { ListPage } from './views/KnowledgePage';
 import { listUrl } from './views/urls';
 
-const CREATE_TYPES = new Set(['knowledge-base', 'work-instruction', 'how-to-guide', 'build-document']);
-
-const MISSING = {
-  knowledge: 'That knowledge base item does not exist or was deleted.',
-  documents: 'That document does not exist or was deleted.',
-} as const;
-
 async function listPage(c: Context<AppEnv>, space: Space) {
-  const path = spacePath(space);
+  const { path, hasKinds, messages, page: heading } = SPACES[space];
   const state = readState(c.req.query(), space);
   const doc = c.req.query('doc');
   // A knowledge item opens in the category view's preview; a document has no preview (see /documents).
-  if (doc && space === 'knowledge') state.view = 'category';
+  if (doc && hasKinds) state.view = 'category';
   c.header('Vary', 'HX-Request, HX-Target');
-  const { node, found } = await renderResults(c, space, state, space === 'knowledge' ? doc : undefined);
-  if (wantsResults(c)) return c.html(renderToString(node));
+  const { node, found } = await renderResults(c, space, state, hasKinds ? doc : undefined);
+  if (isHtmxFor(c, 'kb-results')) return fragment(c, node);
   const deleted = c.req.query('deleted') === '1';
   const cleaned = doc || deleted || c.req.query('autocreate') ? listUrl(path, state) : undefined;
   const notice = deleted
-    ? {
-        variant: 'success' as const,
-        text: space === 'knowledge' ? 'Knowledge base item deleted successfully.' : 'Document deleted successfully.',
-      }
+    ? { variant: 'success' as const, text: messages.deleted }
     : doc && !found
-      ? { variant: 'error' as const, text: MISSING[space] }
+      ? { variant: 'error' as const, text: messages.missing }
       : undefined;
   const page = (
     <ListPage
-      path={path}
+      space={space}
       state={state}
       categories={await listCategories(c.var.deps.db, space)}
       results={node}
-      knowledge={space === 'knowledge'}
       autoCreateOpen={c.req.query('autocreate') === 'true'}
       notice={notice}
       replaceUrl={cleaned}
       admin={can(c.var.user, 'knowledge.restore')}
     />
   );
-  return space === 'knowledge'
-    ? c.render(page, {
-        title: 'Knowledge Base',
-        subtitle: 'Manage your knowledge base, work instructions, and templates',
-      })
-    : c.render(page, { title: 'Documents', subtitle: 'Manage your documentation and templates' });
+  return c.render(page, { title: heading.title, subtitle: heading.subtitle });
 }
 
 /** /knowledge-base and /documents (+ their delete confirmations). */
@@ -63,7 +47,7 @@ export function knowledgePages() {
   const app = new Hono<AppEnv>();
   app.get('/knowledge-base', requirePageUser(), async (c) => {
     const create = c.req.query('create');
-    if (create && CREATE_TYPES.has(create)) return c.redirect(`/knowledge-base/new?type=${create}`, 302);
+    if (isKbType(create)) return c.redirect(`/knowledge-base/new?type=${create}`, 302);
     return listPage(c, 'knowledge');
   });
   // ?doc={id} (search results, assistant links): a document opens in its editor, where it is read and edited.

@@ -1,28 +1,91 @@
 import { z } from 'zod';
+import {
+  BUILD_LIST_FIELDS,
+  BUILD_STEP_LIST_FIELDS,
+  BUILD_STEP_TEXT_FIELDS,
+  BUILD_TEXT_FIELDS,
+  formKindOfModel,
+  HOWTO_STEP_FIELDS,
+  HOWTO_TEXT_FIELDS,
+  kbTypes,
+  templateTypes,
+} from './shared';
 
-/** Spec §3 templateType values (knowledge items also use general and build_document). */
-export const templateTypes = [
-  'server_setup',
-  'network_config',
-  'security_audit',
-  'maintenance',
-  'troubleshooting',
-  'work_instruction',
-  'how_to_guide',
-  'general',
-  'build_document',
-] as const;
-export type TemplateType = (typeof templateTypes)[number];
-
-export const spaces = ['documents', 'knowledge'] as const;
-export type Space = (typeof spaces)[number];
-
-/** The API base of each space. */
-export const spaceBase = { documents: '/api/documents', knowledge: '/api/knowledge-base' } as const;
-export type ApiBase = (typeof spaceBase)[Space];
+export {
+  kbTypes,
+  spaces,
+  templateTypes,
+  type ApiBase,
+  type Item,
+  type ItemAuthor,
+  type KbType,
+  type Space,
+  type TemplateType,
+  type VersionItem,
+} from './shared';
 
 const optionalText = (max?: number, label?: string) =>
   (max ? z.string().max(max, `${label} must be at most ${max} characters.`) : z.string()).nullable().optional();
+
+const text = () => z.string({ error: 'must be text' }).optional();
+const textList = () => z.array(z.string({ error: 'must be text' }), { error: 'must be a list of text' }).optional();
+const texts = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, text()])) as Record<K, ReturnType<typeof text>>;
+const textLists = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, textList()])) as Record<K, ReturnType<typeof textList>>;
+
+const stepNumber = z.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive');
+
+/** The form models of shared/form-model.ts: every field optional, none unknown, each of its type. */
+const formSchemas = {
+  howto: z.strictObject({
+    kind: z.literal('howto').optional(),
+    ...texts(HOWTO_TEXT_FIELDS),
+    steps: z
+      .array(z.strictObject(texts(HOWTO_STEP_FIELDS), { error: 'must be an object' }), { error: 'must be a list' })
+      .optional(),
+    tips: textList(),
+  }),
+  build: z.strictObject({
+    kind: z.literal('build').optional(),
+    ...texts(BUILD_TEXT_FIELDS),
+    ...textLists(BUILD_LIST_FIELDS),
+    buildSteps: z
+      .array(
+        z.strictObject(
+          {
+            stepNumber: stepNumber.optional(),
+            ...texts(BUILD_STEP_TEXT_FIELDS),
+            ...textLists(BUILD_STEP_LIST_FIELDS),
+          },
+          { error: 'must be an object' },
+        ),
+        { error: 'must be a list' },
+      )
+      .optional(),
+  }),
+};
+
+/** One problem of a form model in words, naming where it is (formModel.steps.0.title must be text.). */
+function formProblem(issue: z.core.$ZodIssue): string {
+  const where = ['formModel', ...issue.path.map(String)].join('.');
+  if (issue.code === 'unrecognized_keys') return `${where} has an unknown field "${issue.keys[0]}".`;
+  return `${where} ${issue.message}.`;
+}
+
+/** A how-to or build form model (shared/form-model.ts): anything else is refused with the first problem named. */
+export const formModelInput = z
+  .record(z.string(), z.unknown(), { error: 'formModel must be an object.' })
+  .superRefine((model, ctx) => {
+    const kind = formKindOfModel(model);
+    if (kind !== 'howto' && kind !== 'build') {
+      ctx.addIssue({ code: 'custom', path: ['kind'], message: 'formModel.kind must be "howto" or "build".' });
+      return;
+    }
+    for (const issue of formSchemas[kind].safeParse(model).error?.issues ?? []) {
+      ctx.addIssue({ code: 'custom', path: issue.path, message: formProblem(issue) });
+    }
+  });
 
 /** A document or knowledge item as sent by the editor (create and update). */
 export const documentInput = z.object({
@@ -50,56 +113,11 @@ export const documentInput = z.object({
     .array(z.string().max(500), { error: 'Attached images must be a list of paths.' })
     .max(200)
     .optional(),
-  formModel: z.record(z.string(), z.unknown(), { error: 'formModel must be an object.' }).nullable().optional(),
+  formModel: formModelInput.nullable().optional(),
   /** The version the edit was based on; a stale one answers 409. */
   version: z.number({ error: 'version must be a number.' }).int().positive().optional(),
 });
 export type DocumentInput = z.infer<typeof documentInput>;
-
-/** Restore may carry the version the restore was based on. */
-export const restoreInput = z.object({ version: z.number().int().positive().optional() }).optional();
-
-export interface ItemAuthor {
-  firstName: string | null;
-  lastName: string | null;
-  email: string;
-}
-
-/** A document or knowledge item as JSON (dates as ISO strings). */
-export interface Item {
-  id: string;
-  title: string;
-  content: string;
-  excerpt: string | null;
-  technology: string | null;
-  domain: string | null;
-  category: string | null;
-  tags: string[];
-  version: number;
-  isPublished: boolean;
-  isTemplate: boolean;
-  templateType: TemplateType | null;
-  attachedImages: string[];
-  formModel: Record<string, unknown> | null;
-  authorId: string | null;
-  createdAt: string;
-  updatedAt: string;
-  author?: ItemAuthor | null;
-}
-
-/** One row of the version list (spec §3 Document version + authorName). */
-export interface VersionItem {
-  id: string;
-  version: number;
-  title: string;
-  content: string;
-  authorName: string;
-  createdAt: string;
-  changeLog: string | null;
-}
-
-export { kbTypes, kbTypeLabels, kbTypeFilterLabels, kbTypeOf, type KbType } from './labels';
-import { kbTypes } from './labels';
 
 export const views = ['grid', 'list', 'category'] as const;
 export type ViewMode = (typeof views)[number];

@@ -3,9 +3,12 @@ import type { Db } from '../db/client';
 import { documentCounts, documents, documentVersions, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict, notFound } from '../http/errors';
+import { getItem, lockRow, writeVersion } from './items';
+import { authorColumns, itemColumns, toItem } from './rows';
 import type { DocumentInput, Item, KbType, Space } from './schemas';
-import { authorColumns, itemColumns, snapshotOf, toItem, type ItemRow } from './rows';
+import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from './shared';
 
+export { getItem, isUuid } from './items';
 export { listVersions, restoreVersion } from './versions';
 
 export interface ListFilters {
@@ -17,38 +20,13 @@ export interface ListFilters {
   summary?: boolean;
 }
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-const asDb = (tx: Tx) => tx as unknown as Db;
-
 /** Fields an input sets on the row (undefined = keep, on update). */
 function fieldsOf(input: DocumentInput) {
   return {
-    title: input.title,
-    content: input.content,
-    excerpt: input.excerpt,
-    technology: input.technology,
-    domain: input.domain,
+    ...pick(input, EDITABLE_FIELDS),
     category: input.category?.trim() || (input.category === undefined ? undefined : null),
     tags: input.tags ? [...new Set(input.tags.filter(Boolean))] : undefined,
-    isPublished: input.isPublished,
-    isTemplate: input.isTemplate,
-    templateType: input.templateType,
-    attachedImages: input.attachedImages,
-    formModel: input.formModel,
   };
-}
-
-/** Writes one document_versions row for the row as it now is. */
-export async function writeVersion(db: Db, row: ItemRow, actorId: string | null, changeLog: string): Promise<void> {
-  await db.insert(documentVersions).values({
-    documentId: row.id,
-    version: row.version,
-    title: row.title,
-    content: row.content,
-    snapshot: snapshotOf(row),
-    authorId: actorId,
-    changeLog,
-  });
 }
 
 /** Creates an item at version 1 with its first version row ("Created"). */
@@ -58,7 +36,7 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
       .insert(documents)
       .values({ ...fieldsOf(input), space, authorId: actorId, version: 1 })
       .returning(itemColumns);
-    await writeVersion(asDb(tx), row, actorId, 'Created');
+    await writeVersion(tx, row, actorId, 'Created');
     return row.id;
   });
   return (await getItem(db, space, id))!;
@@ -73,7 +51,7 @@ export async function updateItem(
   actorId: string | null,
 ): Promise<Item> {
   await db.transaction(async (tx) => {
-    const current = await lockRow(asDb(tx), space, id);
+    const current = await lockRow(tx, space, id);
     if (input.version !== undefined && input.version !== current.version) {
       throw conflict(
         `This item was changed by someone else (now version ${current.version}, your edit was based on version ${input.version}). Reload it and try again.`,
@@ -84,64 +62,16 @@ export async function updateItem(
       .set({ ...fieldsOf(input), version: current.version + 1, updatedAt: new Date() })
       .where(eq(documents.id, id))
       .returning(itemColumns);
-    await writeVersion(asDb(tx), row, actorId, 'Updated');
+    await writeVersion(tx, row, actorId, 'Updated');
   });
   return (await getItem(db, space, id))!;
 }
 
-/** The row of a live (or, with includeDeleted, any) item, locked for the transaction; 404 when absent. */
-export async function lockRow(
-  db: Db,
-  space: Space,
-  id: string,
-  includeDeleted = false,
-): Promise<ItemRow & { deletedAt: Date | null }> {
-  if (!isUuid(id)) throw notFound('Item not found.');
-  const [row] = await db
-    .select({ ...itemColumns, deletedAt: documents.deletedAt })
-    .from(documents)
-    .where(
-      and(eq(documents.id, id), eq(documents.space, space), includeDeleted ? undefined : isNull(documents.deletedAt)),
-    )
-    .for('update');
-  if (!row) throw notFound('Item not found.');
-  return row;
-}
-
-/** One item with its author, or null (deleted items only with includeDeleted). */
-export async function getItem(
-  db: Db,
-  space: Space,
-  id: string,
-  opts: { includeDeleted?: boolean } = {},
-): Promise<Item | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await db
-    .select({ ...itemColumns, ...authorColumns })
-    .from(documents)
-    .leftJoin(users, eq(users.id, documents.authorId))
-    .where(
-      and(
-        eq(documents.id, id),
-        eq(documents.space, space),
-        opts.includeDeleted ? undefined : isNull(documents.deletedAt),
-      ),
-    );
-  return row ? toItem(row) : null;
-}
-
-const SPECIAL_TYPES = ['work_instruction', 'how_to_guide', 'build_document'] as const;
-
 function typeCondition(type: KbType | undefined): SQL | undefined {
   if (!type) return undefined;
-  if (type === 'knowledge-base')
-    return or(isNull(documents.templateType), notInArray(documents.templateType, [...SPECIAL_TYPES]));
-  const map = {
-    'work-instruction': 'work_instruction',
-    'how-to-guide': 'how_to_guide',
-    'build-document': 'build_document',
-  } as const;
-  return eq(documents.templateType, map[type]);
+  const templateType = ITEM_TYPES[type].templateType;
+  if (templateType) return eq(documents.templateType, templateType);
+  return or(isNull(documents.templateType), notInArray(documents.templateType, specialTemplateTypes));
 }
 
 /** Words of a search as a prefix tsquery ("patch serv" → patch:* & serv:*); only letters and digits reach it. */
@@ -262,12 +192,12 @@ export async function listCategories(db: Db, space: Space): Promise<string[]> {
 /** Soft delete: sets deleted_at (versions stay restorable for admins) and records an audit event. */
 export async function deleteItem(db: Db, space: Space, id: string, actorId: string | null): Promise<void> {
   await db.transaction(async (tx) => {
-    const row = await lockRow(asDb(tx), space, id);
+    const row = await lockRow(tx, space, id);
     await tx.update(documents).set({ deletedAt: new Date() }).where(eq(documents.id, id));
-    await recordAudit(asDb(tx), {
+    await recordAudit(tx, {
       actorId,
-      action: space === 'knowledge' ? 'knowledge.delete' : 'document.delete',
-      entityType: space === 'knowledge' ? 'knowledge_item' : 'document',
+      action: `${SPACES[space].audit.action}.delete`,
+      entityType: SPACES[space].audit.entityType,
       entityId: id,
       details: { title: row.title, version: row.version },
     });
@@ -278,6 +208,3 @@ export async function deleteItem(db: Db, space: Space, id: string, actorId: stri
 export async function recentKnowledge(db: Db, limit = 5): Promise<Item[]> {
   return listItems(db, 'knowledge', { limit: Math.min(Math.max(1, limit), 50) });
 }
-
-/** True for a canonical uuid (anything else is a 404, never a database error). */
-export const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);

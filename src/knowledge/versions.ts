@@ -4,12 +4,10 @@ import type { Db } from '../db/client';
 import { documents, documentVersions, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict, notFound } from '../http/errors';
-import type { Item, Space, VersionItem } from './schemas';
+import { getItem, isUuid, lockRow, writeVersion } from './items';
 import { itemColumns, snapshotOf } from './rows';
-import { getItem, isUuid, lockRow, writeVersion } from './service';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-const asDb = (tx: Tx) => tx as unknown as Db;
+import type { Item, Space, VersionItem } from './schemas';
+import { SPACES } from './shared';
 
 function authorName(first: string | null, last: string | null, email: string | null): string {
   return [first, last].filter(Boolean).join(' ') || email || 'Unknown';
@@ -66,7 +64,7 @@ export async function restoreVersion(
   if (!isUuid(versionId)) throw notFound('Version not found.');
   const actorId = actor?.id ?? null;
   await db.transaction(async (tx) => {
-    const current = await lockRow(asDb(tx), space, id, can(actor, 'knowledge.restore'));
+    const current = await lockRow(tx, space, id, can(actor, 'knowledge.restore'));
     if (opts.version !== undefined && opts.version !== current.version) {
       throw conflict(
         `This item was changed by someone else (now version ${current.version}). Reload it and try again.`,
@@ -90,12 +88,12 @@ export async function restoreVersion(
       })
       .where(eq(documents.id, id))
       .returning(itemColumns);
-    await writeVersion(asDb(tx), row, actorId, `Restored from version ${source.version}`);
+    await writeVersion(tx, row, actorId, `Restored from version ${source.version}`);
     if (current.deletedAt) {
-      await recordAudit(asDb(tx), {
+      await recordAudit(tx, {
         actorId,
-        action: space === 'knowledge' ? 'knowledge.undelete' : 'document.undelete',
-        entityType: space === 'knowledge' ? 'knowledge_item' : 'document',
+        action: `${SPACES[space].audit.action}.undelete`,
+        entityType: SPACES[space].audit.entityType,
         entityId: id,
         details: { fromVersion: source.version },
       });

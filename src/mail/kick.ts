@@ -1,31 +1,39 @@
 import type { Logger } from '../http/logger';
-import { deliverDueMail, type MailDeps } from './deliver';
 
-const running = new WeakMap<object, { again: boolean }>();
+/** A background run that is started by kicks: one run at a time, a kick during a run makes it run once more. */
+export interface CoalescedRun {
+  /** Starts a run now in the background, or once more after the current one. */
+  kick(): void;
+  /** Resolves when no run is in progress (a run started meanwhile is waited for too). */
+  settled(): Promise<void>;
+}
 
-/**
- * Starts delivery now, in the background (the caller does not wait; errors are logged).
- * One run per database at a time: a kick during a run makes it run once more.
- */
-export function deliverMailSoon(deps: MailDeps & { logger: Logger }): void {
-  const state = running.get(deps.db);
-  if (state) {
-    state.again = true;
-    return;
-  }
-  const mine = { again: false };
-  running.set(deps.db, mine);
+/** Wraps `run` so kicks never overlap it and a burst of kicks costs at most one extra run; errors are logged. */
+export function coalescedRun(run: () => Promise<unknown>, logger: Logger, what: string): CoalescedRun {
+  let current: Promise<void> | undefined;
+  let again = false;
   const loop = async () => {
     try {
       do {
-        mine.again = false;
-        await deliverDueMail(deps);
-      } while (mine.again);
+        again = false;
+        await run();
+      } while (again);
     } catch (err) {
-      deps.logger.error({ err }, 'background mail delivery failed');
+      logger.error({ err }, `${what} failed`);
     } finally {
-      running.delete(deps.db);
+      current = undefined;
     }
   };
-  setImmediate(() => void loop());
+  return {
+    kick() {
+      if (current) {
+        again = true;
+        return;
+      }
+      current = new Promise<void>((resolve) => setImmediate(resolve)).then(loop);
+    },
+    async settled() {
+      while (current) await current;
+    },
+  };
 }

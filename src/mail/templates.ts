@@ -8,7 +8,8 @@ export interface MailContent {
   html: string;
 }
 
-const escapeHtml = (s: string) =>
+/** Text made safe to put into a message's HTML part. */
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** A line of a list in a message, with its own link. */

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { publicRoute } from '../auth/policy';
 import { badRequest, conflict } from '../http/errors';
-import { requireUser } from '../http/session';
+import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { pushSubscriptionInput } from './schemas';
 import { subscribePush, unsubscribePush } from './service';

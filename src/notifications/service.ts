@@ -4,10 +4,9 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { DEFAULT_TIMEZONE, pushSubscriptions, userPreferences, users } from '../db/schema';
 import type { Logger } from '../http/logger';
-import { enqueueMail } from '../mail/outbox';
-import { securityAlertMail, serverStatusMail, statusHeadline, type SecurityEvent } from '../mail/templates';
-import type { StatusChange } from '../servers/health';
-import { formatDateTime } from '../ui/format';
+import { enqueueMail, securityAlertMail, type SecurityEvent, serverStatusMail, statusHeadline } from '../mail/service';
+import type { StatusChange } from '../servers/schemas';
+import { formatDateTime } from '../ui/shared';
 import { sendPushes, type PushMessage, type PushTarget } from './push';
 import type { PushSubscriptionInput } from './schemas';
 
@@ -164,7 +163,7 @@ export async function subscribePush(
   };
   await db.transaction(async (tx) => {
     await tx.insert(pushSubscriptions).values(row).onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: row });
-    await setPushSwitch(tx as unknown as Db, userId, true);
+    await setPushSwitch(tx, userId, true);
   });
 }
 
@@ -172,6 +171,8 @@ export async function subscribePush(
 export async function unsubscribePush(db: Db, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
-    await setPushSwitch(tx as unknown as Db, userId, false);
+    await setPushSwitch(tx, userId, false);
   });
 }
+
+export { pushScriptUrl } from './assets';

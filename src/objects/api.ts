@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../app-env';
 import { publicRoute } from '../auth/policy';
 import { forbidden, notFound, tooLarge, unsupportedMedia } from '../http/errors';
-import { requireUser } from '../http/session';
+import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { isUuid } from '../knowledge/service';
 import { getObject, saveObject, setVisibility } from './service';

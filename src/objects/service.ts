@@ -50,3 +50,6 @@ export async function getObject(db: Db, id: string): Promise<StoredObject | null
   const [row] = await db.select().from(objects).where(eq(objects.id, id));
   return (row as StoredObject | undefined) ?? null;
 }
+
+/** What an upload's bytes are (by magic bytes, never by its name or declared type). */
+export { sniffImage } from './sniff';

@@ -1,15 +1,7 @@
-import { formatDateTime } from '../ui/format';
+import { escapeHtml, type MailContent } from '../mail/service';
+import { formatDateTime } from '../ui/shared';
 import type { HealthReport } from './service';
 import { reportSections, statusSummary } from './sections';
-
-export interface ReportMail {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 const CELL = 'style="border:1px solid #d1d5db;padding:4px 8px;text-align:left"';
 
@@ -33,7 +25,7 @@ function textTable(head: string[], rows: string[][]): string {
 export function healthReportMail(
   report: HealthReport,
   opts: { appUrl: string; firstName?: string | null; timeZone: string },
-): ReportMail {
+): MailContent {
   const tz = opts.timeZone;
   const sections = reportSections(report, tz);
   const url = `${opts.appUrl}/reports/health`;

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { requirePageUser } from '../http/session';
+import { requirePageUser } from '../auth/policy';
 import { buildHealthReport } from './service';
 import { HealthReportPage } from './views/HealthReportPage';
 

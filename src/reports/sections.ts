@@ -1,5 +1,5 @@
 import { serverStatuses } from '../db/schema';
-import { formatDateTime } from '../ui/format';
+import { formatDateTime } from '../ui/shared';
 import { HIGH_USAGE_PERCENT, type HealthReport } from './service';
 
 /** One table of the report, as plain strings (shared by the e-mail and the page). */

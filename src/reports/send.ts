@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { enqueueMail } from '../mail/outbox';
+import { enqueueMail } from '../mail/service';
 import { healthReportMail } from './email';
 import { buildHealthReport, reportRecipients } from './service';
 

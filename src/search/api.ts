@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { requireUser } from '../http/session';
+import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { searchQuery } from './schemas';
 import { search } from './service';

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { renderToString } from 'react-dom/server';
 import type { AppEnv } from '../app-env';
 import { allow, type OnDenied } from '../auth/policy';
-import { requirePageUser } from '../http/session';
+import { requirePageUser } from '../auth/policy';
+import { fragment } from '../http/htmx';
 import { search } from './service';
 import { SearchPage } from './views/SearchPage';
 import { Suggestions } from './views/Suggestions';
@@ -28,7 +28,7 @@ export function searchPages() {
     const q = queryOf(c.req.query('q'));
     const results = await search(c.var.deps.db, q, 8);
     c.header('Cache-Control', 'no-store');
-    return c.html(renderToString(<Suggestions q={q} results={results} />));
+    return fragment(c, <Suggestions q={q} results={results} />);
   });
   return app;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
+import { itemHref } from '../knowledge/shared';
 import { likeEscape, prefixTsquery } from './query';
 import type { SearchResult } from './schemas';
 
@@ -36,7 +37,7 @@ const documentResult = (r: DocRow): SearchResult => ({
   excerpt: plain(r.excerpt) ?? plain(r.snippet),
   category: r.category,
   type: r.space === 'knowledge' ? 'knowledge' : 'document',
-  url: r.space === 'knowledge' ? `/knowledge-base?doc=${r.id}` : `/documents?doc=${r.id}`,
+  url: itemHref(r.space, r.id),
 });
 
 const serverResult = (r: ServerRow): SearchResult => ({

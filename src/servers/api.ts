@@ -2,7 +2,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { badRequest, unauthorized } from '../http/errors';
 import { allow, authorize, customGuard } from '../auth/policy';
-import { requireUser } from '../http/session';
+import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { checkServer } from './commands';
 import { cachedServerList } from './list-cache';

@@ -1,5 +1,3 @@
-import type { MailDeps } from '../mail/deliver';
-import { deliverMailSoon } from '../mail/kick';
 import { pushServerStatus, queueServerStatusMails, type NotifyDeps } from '../notifications/service';
 import { checkAllServers, claimUnannouncedChanges, probeServer, type CheckAllSummary } from './health';
 import type { Server } from './schemas';
@@ -9,7 +7,7 @@ import type { Server } from './schemas';
  * unannounced), announce. The scheduled round, Run Health Check and a server's Check now all come here.
  */
 
-export type CheckDeps = NotifyDeps & MailDeps;
+export type CheckDeps = NotifyDeps;
 
 export interface Announced {
   /** Changes announced (went offline or came back). */
@@ -34,25 +32,22 @@ export async function announceStatusChanges(deps: NotifyDeps): Promise<Announced
   return { changes: changes.length, emails, pushes };
 }
 
-/** A server's Check now: probe and store it, announce, and send the e-mails now. */
+/** A server's Check now: probe and store it, announce (the e-mails go out when their transaction commits). */
 export async function checkServer(deps: CheckDeps, serverId: string, actorId: string | null): Promise<Server> {
   const { server } = await probeServer(deps.db, serverId, { actorId });
-  const { emails } = await announceStatusChanges(deps);
-  if (emails) deliverMailSoon(deps);
+  await announceStatusChanges(deps);
   return server;
 }
 
 /**
  * A round over every server not in maintenance (20 probes at a time), then the announcement. An aborted
- * `signal` (shutdown) ends the round early; what it found is announced all the same. `sendMailNow` sends the
- * e-mails at once (a person is waiting); otherwise the mail job does.
+ * `signal` (shutdown) ends the round early; what it found is announced all the same.
  */
 export async function checkAll(
   deps: CheckDeps,
-  opts: { signal?: AbortSignal; sendMailNow?: boolean } = {},
+  opts: { signal?: AbortSignal } = {},
 ): Promise<CheckAllSummary & { announced: Announced }> {
   const round = await checkAllServers(deps.db, { concurrency: 20, signal: opts.signal });
   const announced = await announceStatusChanges(deps);
-  if (announced.emails && opts.sendMailNow) deliverMailSoon(deps);
   return { ...round, announced };
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { healthChecks, servers } from '../db/schema';
 import { AppError, notFound } from '../http/errors';
 import { probeTcp } from './probe';
-import type { Server, ServerStatus } from './schemas';
+import type { Server, ServerStatus, StatusChange } from './schemas';
 import { requireServer, toServer } from './service';
 
 const BUSY = 90;
@@ -18,19 +18,6 @@ export function statusAfterProbe(
 ): ServerStatus {
   if (!reachable) return 'offline';
   return Math.max(server.cpuUsage, server.memoryUsage, server.diskUsage) >= BUSY ? 'warning' : 'online';
-}
-
-/** A change ops must hear about: a server went offline, or came back from offline (to online or warning). */
-export interface StatusChange {
-  /** The health check that saw it (a round's changes are named by their checks, so a retry finds the same ones). */
-  checkId: string;
-  serverId: string;
-  name: string;
-  address: string | null;
-  environment: string;
-  from: ServerStatus;
-  to: ServerStatus;
-  at: Date;
 }
 
 /** Offline after not being offline, or reachable again after being offline. */

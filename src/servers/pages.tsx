@@ -2,10 +2,11 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
 import { AppError, notFound } from '../http/errors';
-import { requirePageUser } from '../http/session';
-import { listItems } from '../knowledge/service';
+import { checkForm, formValues } from '../http/form';
+import { requirePageUser } from '../auth/policy';
+import { listTitles } from '../knowledge/service';
 import { checkServer } from './commands';
-import { firstPageIndex, matchesServer, SERVER_PAGE_SIZE, type ServerFilters } from './fields';
+import { firstPageIndex, matchesServer, SERVER_PAGE_SIZE, type ServerFilters } from './shared';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, serverFilters } from './schemas';
 import {
@@ -27,8 +28,8 @@ const SUBTITLE = 'Monitor and manage your server infrastructure';
 async function documentOptions(c: Context<AppEnv>): Promise<DocumentOption[]> {
   const { db } = c.var.deps;
   const [kb, docs] = await Promise.all([
-    listItems(db, 'knowledge', { limit: 500 }),
-    listItems(db, 'documents', { limit: 500 }),
+    listTitles(db, 'knowledge', { limit: 500 }),
+    listTitles(db, 'documents', { limit: 500 }),
   ]);
   return [...kb, ...docs].map((d) => ({ id: d.id, title: d.title })).sort((a, b) => a.title.localeCompare(b.title));
 }
@@ -47,7 +48,7 @@ async function renderDetail(c: Context<AppEnv>, id: string, linkError?: string) 
       checks={checks}
       links={links}
       options={options}
-      timeZone={c.var.user!.timezone || 'UTC'}
+      timeZone={c.var.user!.timezone}
       linkError={linkError}
     />,
     {
@@ -105,12 +106,9 @@ export function serverPages() {
 
   app.post('/infrastructure/:id/documents', async (c) => {
     const id = c.req.param('id');
-    const form = await c.req.parseBody();
-    const parsed = documentLinkInput.safeParse({
-      documentId: form.documentId,
-      documentType: form.documentType || undefined,
-    });
-    if (!parsed.success) {
+    const { documentId, documentType } = await formValues(c);
+    const parsed = checkForm(documentLinkInput, { documentId, ...(documentType ? { documentType } : {}) });
+    if (!parsed.ok) {
       c.status(422);
       return renderDetail(c, id, 'Choose a document to link.');
     }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ENVIRONMENTS, HOSTNAME, isIp, MESSAGES, SERVER_STATUSES, TEXT_LIMITS } from './fields';
+import { ENVIRONMENTS, HOSTNAME, isIp, MESSAGES, SERVER_STATUSES, TEXT_LIMITS, type ServerStatus } from './shared';
 
 /** zod schemas of the server API (shared by api and pages); the plain rules and types live in fields.ts. */
-export * from './fields';
+export * from './shared';
 
 /** Optional text: trimmed, empty → null, at most `max` characters. */
 const optText = (label: string, max: number) =>
@@ -78,3 +78,16 @@ export const serverFilters = z.object({
   environment: z.enum(ENVIRONMENTS).optional().catch(undefined),
   status: z.enum(SERVER_STATUSES).optional().catch(undefined),
 });
+
+/** A change ops must hear about: a server went offline, or came back from offline (to online or warning). */
+export interface StatusChange {
+  /** The health check that saw it (a round's changes are named by their checks, so a retry finds the same ones). */
+  checkId: string;
+  serverId: string;
+  name: string;
+  address: string | null;
+  environment: string;
+  from: ServerStatus;
+  to: ServerStatus;
+  at: Date;
+}

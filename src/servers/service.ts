@@ -92,12 +92,6 @@ export async function requireServer(db: Db, id: string): Promise<Server> {
   return server;
 }
 
-/** How many servers exist. */
-export async function countServers(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(servers);
-  return Number(row?.n ?? 0);
-}
-
 async function assertNameFree(db: Db, name: string, exceptId?: string): Promise<void> {
   const [row] = await db.select({ id: servers.id }).from(servers).where(eq(servers.name, name));
   if (row && row.id !== exceptId) throw conflict(`A server named "${name}" already exists.`, 'duplicate_name');

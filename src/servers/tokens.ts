@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
-import { generateToken, hashToken } from '../auth/tokens';
+import { generateToken, hashToken } from '../auth/service';
 import type { Db } from '../db/client';
 import { apiTokens } from '../db/schema';
 import { notFound } from '../http/errors';

@@ -3,19 +3,15 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { badRequest, unsupportedMedia } from '../http/errors';
-import { deleteOwnObject, saveObject } from '../objects/service';
-import { sniffImage } from '../objects/sniff';
+import { deleteOwnObject, saveObject, sniffImage } from '../objects/service';
 
 /** Avatars are small pictures: a larger file is refused with this limit named. */
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 
 const OWN_OBJECT = /^\/objects\/([0-9a-f-]{36})$/i;
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
 /** Points the user's avatar at `url` and deletes the avatar image it replaces, if it was one we stored. */
-async function replaceAvatar(tx: Tx, userId: string, url: string | null): Promise<void> {
-  const db = tx as unknown as Db;
+async function replaceAvatar(db: Db, userId: string, url: string | null): Promise<void> {
   const [user] = await db.select({ old: users.profileImageUrl }).from(users).where(eq(users.id, userId)).for('update');
   await db.update(users).set({ profileImageUrl: url, updatedAt: new Date() }).where(eq(users.id, userId));
   const oldId = OWN_OBJECT.exec(user?.old ?? '')?.[1];
@@ -30,7 +26,7 @@ export async function setAvatar(db: Db, userId: string, bytes: Uint8Array): Prom
   if (!type) throw unsupportedMedia('Only PNG, JPEG, GIF and WebP images can be used as an avatar.');
   const id = randomUUID();
   await db.transaction(async (tx) => {
-    await saveObject(tx as unknown as Db, id, userId, type, bytes);
+    await saveObject(tx, id, userId, type, bytes);
     await replaceAvatar(tx, userId, `/objects/${id}`);
   });
   return `/objects/${id}`;

@@ -2,10 +2,11 @@ import { Hono, type Context } from 'hono';
 import type { ZodType } from 'zod';
 import type { AppEnv } from '../app-env';
 import { AppError } from '../http/errors';
-import { clearSessionCookie, requirePageUser } from '../http/session';
+import { submitForm } from '../http/form';
+import { clearSessionCookie } from '../http/session';
+import { requirePageUser } from '../auth/policy';
 import { clientIp } from '../http/client-ip';
-import { deliverMailSoon } from '../mail/kick';
-import { pushScriptUrl } from '../notifications/assets';
+import { pushScriptUrl } from '../notifications/service';
 import { removeAvatar, setAvatar } from './avatar';
 import { appearanceInput, deleteAccountInput, notificationsInput, passwordInput, profileInput } from './schemas';
 import {
@@ -30,17 +31,6 @@ const flashes: Record<string, { title: string; text?: string }> = {
   avatar: { title: 'Profile Updated', text: 'Your avatar has been changed.' },
 };
 
-async function formValues(c: C): Promise<Record<string, string>> {
-  const body = await c.req.parseBody();
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-}
-
-function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const i of issues) errors[String(i.path[0] ?? 'form')] ??= i.message;
-  return errors;
-}
-
 /** Who is asking (for security alerts): the app URL for links, this session, the client's address and browser. */
 const requester = (c: C): Requester => ({
   appUrl: c.var.deps.config.appUrl,
@@ -64,26 +54,19 @@ async function render(c: C, extra: Partial<SettingsPageProps> = {}, status: 200 
   });
 }
 
-/** Validates a section's form; on failure re-renders the page with its errors (422). */
+/** The field of a section that a refusal (4xx) belongs to. */
+function refusedField(section: Section, err: AppError): string | undefined {
+  if (err.status >= 500) return undefined;
+  if (section === 'delete') return 'confirmEmail';
+  if (section === 'password') return err.code === 'current_password' ? 'currentPassword' : 'newPassword';
+  return 'form';
+}
+
+/** Validates and saves a section's form; on failure re-renders the page with its errors (422). */
 async function withForm<T>(c: C, section: Section, schema: ZodType<T>, save: (data: T) => Promise<string | Response>) {
-  const values = await formValues(c);
-  const r = schema.safeParse(values);
-  if (!r.success) return render(c, { form: { section, values, errors: fieldErrors(r.error.issues) } }, 422);
-  try {
-    const result = await save(r.data);
-    return typeof result === 'string' ? c.redirect(`/settings?updated=${result}`, 303) : result;
-  } catch (err) {
-    if (!(err instanceof AppError) || err.status >= 500) throw err;
-    const field =
-      section === 'delete'
-        ? 'confirmEmail'
-        : section === 'password'
-          ? err.code === 'current_password'
-            ? 'currentPassword'
-            : 'newPassword'
-          : 'form';
-    return render(c, { form: { section, values, errors: { [field]: err.message } } }, 422);
-  }
+  const form = await submitForm(c, schema, save, (err) => refusedField(section, err));
+  if (!form.ok) return render(c, { form: { section, values: form.values, errors: form.errors } }, 422);
+  return typeof form.result === 'string' ? c.redirect(`/settings?updated=${form.result}`, 303) : form.result;
 }
 
 /** /settings and its section forms. */
@@ -134,13 +117,11 @@ export function settingsPages() {
   app.post('/settings/password', (c) =>
     withForm(c, 'password', passwordInput, async (d) => {
       await changePassword(c.var.deps.db, c.var.user!.id, d, requester(c));
-      deliverMailSoon(c.var.deps);
       return 'password';
     }),
   );
   app.post('/settings/sessions', async (c) => {
     await signOutOtherSessions(c.var.deps.db, c.var.user!.id, requester(c));
-    deliverMailSoon(c.var.deps);
     return c.redirect('/settings?updated=sessions', 303);
   });
   app.post('/settings/delete-account', (c) =>

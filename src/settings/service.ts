@@ -1,7 +1,6 @@
 import { and, count, eq, ne } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
-import { hashPassword, verifyPassword } from '../auth/password';
-import { revokeUserSessions } from '../auth/sessions';
+import { hashPassword, revokeUserSessions, verifyPassword } from '../auth/service';
 import type { Db } from '../db/client';
 import { DEFAULT_TIMEZONE, sessions, userPreferences, users } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -77,7 +76,7 @@ export async function updateProfile(db: Db, userId: string, input: ProfileInput)
       .update(users)
       .set({ firstName: input.firstName, lastName: input.lastName, updatedAt: new Date() })
       .where(eq(users.id, userId));
-    await savePreferences(tx as unknown as Db, userId, { department: input.department, timezone: input.timezone });
+    await savePreferences(tx, userId, { department: input.department, timezone: input.timezone });
   });
 }
 
@@ -106,8 +105,7 @@ export async function changePassword(
       throw badRequest('Current password is incorrect.', 'current_password');
   }
   const hash = await hashPassword(input.newPassword);
-  await db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  await db.transaction(async (tx) => {
     await tx
       .update(users)
       .set({
@@ -126,8 +124,7 @@ export async function changePassword(
 
 /** Ends every session of the user except this one and queues a security alert; returns how many ended. */
 export async function signOutOtherSessions(db: Db, userId: string, by: Requester): Promise<number> {
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  return db.transaction(async (tx) => {
     const before = await tx.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId));
     await revokeUserSessions(tx, userId, by.keepSid ?? undefined);
     await recordAudit(tx, { actorId: userId, action: 'user.sessions_revoked', entityType: 'user', entityId: userId });
@@ -156,7 +153,7 @@ export async function deleteAccount(db: Db, userId: string, confirmEmail: string
           'last_admin',
         );
     }
-    await recordAudit(tx as unknown as Db, {
+    await recordAudit(tx, {
       actorId: null,
       action: 'user.delete_self',
       entityType: 'user',

@@ -1,7 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
-import { deliverMailSoon } from '../mail/kick';
-import { requireUser } from '../http/session';
+import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { inviteMember } from './invite';
 import { inviteInput, memberInput } from './schemas';
@@ -32,7 +31,6 @@ export function teamApi() {
   });
   app.post('/api/team/invite', validate('json', inviteInput), async (c) => {
     const result = await inviteMember(c.var.deps.db, c.var.deps.config.appUrl, c.req.valid('json'), inviterOf(c));
-    deliverMailSoon(c.var.deps);
     return c.json(result);
   });
   return app;

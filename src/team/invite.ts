@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/service';
 import type { Db } from '../db/client';
 import { enforce, type Rule } from '../http/rate-limit';
-import { enqueueMail } from '../mail/outbox';
+import { enqueueMail } from '../mail/service';
 import type { InviteInput } from './schemas';
 
 const escapeHtml = (s: string) =>
@@ -56,12 +56,12 @@ export async function inviteMember(
   await enforce(db, inviteRules(inviter.id, input.email), THROTTLED_INVITES);
   const url = invitationUrl(appUrl, input.email);
   await db.transaction(async (tx) => {
-    await enqueueMail(tx as unknown as Db, {
+    await enqueueMail(tx, {
       dedupeKey: `team-invite:${randomUUID()}`,
       to: input.email,
       ...invitationMail({ ...input, url, inviterName: inviter.name }),
     });
-    await recordAudit(tx as unknown as Db, {
+    await recordAudit(tx, {
       actorId: inviter.id,
       action: 'team.invite',
       entityType: 'team_member',

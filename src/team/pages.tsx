@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono';
 import type { ReactElement } from 'react';
-import { renderToString } from 'react-dom/server';
-import type { ZodType } from 'zod';
+import type { z } from 'zod';
 import type { AppEnv } from '../app-env';
-import { AppError, notFound } from '../http/errors';
-import { requirePageUser } from '../http/session';
+import { notFound } from '../http/errors';
+import { submitForm } from '../http/form';
+import { fragment, isHtmx, isHtmxFor } from '../http/htmx';
+import { requirePageUser } from '../auth/policy';
 import { triggerToast } from '../http/toast';
-import { deliverMailSoon } from '../mail/kick';
 import { inviterOf } from './api';
 import { inviteMember } from './invite';
 import { inviteInput, memberInput } from './schemas';
@@ -15,25 +15,6 @@ import { FAILED, FormBody, InviteFields, MemberFields, type FormState } from './
 import { MemberList, TeamPage, type TeamPageProps } from './views/TeamPage';
 
 type C = Context<AppEnv>;
-const isHtmx = (c: C) => !!c.req.header('HX-Request');
-
-/** Form fields as strings (files and repeats ignored). */
-async function formValues(c: C): Promise<Record<string, string>> {
-  const body = await c.req.parseBody();
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-}
-
-/** zod → {data} or the per-field messages of the form. */
-function check<T>(
-  schema: ZodType<T>,
-  values: Record<string, string>,
-): { data: T } | { errors: Record<string, string> } {
-  const r = schema.safeParse(values);
-  if (r.success) return { data: r.data };
-  const errors: Record<string, string> = {};
-  for (const i of r.error.issues) errors[String(i.path[0] ?? 'form')] ??= i.message;
-  return { errors };
-}
 
 const searchText = (q: string | null | undefined) => (q ?? '').slice(0, 100);
 
@@ -69,7 +50,7 @@ async function changed(c: C, title: string, text?: string) {
   triggerToast(c, title, text);
   c.header('HX-Retarget', '#team-page');
   c.header('HX-Reswap', 'outerHTML');
-  return c.html(renderToString(<TeamPage {...(await pageProps(c, {}, currentSearch(c)))} />));
+  return fragment(c, <TeamPage {...(await pageProps(c, {}, currentSearch(c)))} />);
 }
 
 /** A form with errors: htmx re-renders the form in its dialog (with a toast), plain forms get the page at 422. */
@@ -81,17 +62,20 @@ async function invalid(
 ) {
   if (!isHtmx(c)) return renderPage(c, page, 422);
   triggerToast(c, toast[0], toast[1], 'error');
-  return c.html(
-    renderToString(
-      <FormBody id={form.id} title={form.title} action={form.action} submit={form.submit} failed={form.failed}>
-        {form.fields}
-      </FormBody>,
-    ),
+  return fragment(
+    c,
+    <FormBody id={form.id} title={form.title} action={form.action} submit={form.submit} failed={form.failed}>
+      {form.fields}
+    </FormBody>,
   );
 }
 
 const MISSING: [string, string] = ['Missing Information', 'Please fill in all required fields.'];
 const requiredMissing = (v: Record<string, string>, keys: string[]) => keys.some((k) => !v[k]?.trim());
+
+/** The toast of a refused form: the spec's "Missing Information" when a required field is empty, else the first error. */
+const failureToast = (state: FormState, required: string[], failed: string): [string, string] =>
+  requiredMissing(state.values, required) ? MISSING : ['Error', Object.values(state.errors)[0] ?? failed];
 
 /** /team: the page, its list fragment and the dialog form posts. */
 export function teamPages() {
@@ -100,29 +84,20 @@ export function teamPages() {
   app.use('/team/*', requirePageUser());
 
   app.get('/team', async (c) => {
-    if (isHtmx(c) && c.req.header('HX-Target') === 'team-list') {
+    if (isHtmxFor(c, 'team-list')) {
       const p = await pageProps(c);
-      return c.html(renderToString(<MemberList shown={p.shown} q={p.q} timezone={p.timezone} />));
+      return fragment(c, <MemberList shown={p.shown} q={p.q} timezone={p.timezone} />);
     }
     return renderPage(c);
   });
 
   app.post('/team/members', async (c) => {
-    const values = await formValues(c);
-    let r = check(memberInput, values);
-    if ('data' in r) {
-      try {
-        await createMember(c.var.deps.db, r.data, c.var.user!.id);
-        return changed(c, 'Team Member Added', `${r.data.name} was added to the team.`);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status !== 409) throw err;
-        r = { errors: { email: err.message } };
-      }
-    }
-    const state: FormState = { values, errors: r.errors };
-    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role'])
-      ? MISSING
-      : ['Error', Object.values(r.errors)[0] ?? FAILED.add];
+    const form = await submitForm(c, memberInput, (data) => createMember(c.var.deps.db, data, c.var.user!.id), {
+      409: 'email',
+    });
+    if (form.ok) return changed(c, 'Team Member Added', `${form.data.name} was added to the team.`);
+    const state: FormState = { values: form.values, errors: form.errors };
+    const toast = failureToast(state, ['name', 'email', 'role'], FAILED.add);
     return invalid(
       c,
       {
@@ -142,21 +117,12 @@ export function teamPages() {
     const id = c.req.param('id');
     const member = await getMember(c.var.deps.db, id);
     if (!member) throw notFound('Team member not found.');
-    const values = await formValues(c);
-    let r = check(memberInput, values);
-    if ('data' in r) {
-      try {
-        await updateMember(c.var.deps.db, id, r.data, c.var.user!.id);
-        return changed(c, 'Team Member Updated', `${r.data.name} was updated.`);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status !== 409) throw err;
-        r = { errors: { email: err.message } };
-      }
-    }
-    const state: FormState = { values, errors: r.errors };
-    const toast: [string, string] = requiredMissing(values, ['name', 'email', 'role'])
-      ? MISSING
-      : ['Error', Object.values(r.errors)[0] ?? FAILED.edit];
+    const form = await submitForm(c, memberInput, (data) => updateMember(c.var.deps.db, id, data, c.var.user!.id), {
+      409: 'email',
+    });
+    if (form.ok) return changed(c, 'Team Member Updated', `${form.data.name} was updated.`);
+    const state: FormState = { values: form.values, errors: form.errors };
+    const toast = failureToast(state, ['name', 'email', 'role'], FAILED.edit);
     const fields = <MemberFields id={`edit-${id}`} state={state} withStatus />;
     return invalid(
       c,
@@ -179,23 +145,12 @@ export function teamPages() {
   });
 
   app.post('/team/invite', async (c) => {
-    const values = await formValues(c);
-    let r = check(inviteInput, values);
-    if ('data' in r) {
-      try {
-        const { invitedEmail } = await inviteMember(c.var.deps.db, c.var.deps.config.appUrl, r.data, inviterOf(c));
-        deliverMailSoon(c.var.deps);
-        return changed(c, 'Invitation Sent', `Invitation sent to ${invitedEmail} successfully.`);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status !== 429) throw err;
-        for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-        r = { errors: { email: err.message } };
-      }
-    }
-    const state: FormState = { values, errors: r.errors };
-    const toast: [string, string] = requiredMissing(values, ['email', 'firstName', 'lastName', 'role'])
-      ? MISSING
-      : ['Error', Object.values(r.errors)[0] ?? FAILED.invite];
+    const invite = (data: z.output<typeof inviteInput>) =>
+      inviteMember(c.var.deps.db, c.var.deps.config.appUrl, data, inviterOf(c));
+    const form = await submitForm(c, inviteInput, invite, { 429: 'email' });
+    if (form.ok) return changed(c, 'Invitation Sent', `Invitation sent to ${form.result.invitedEmail} successfully.`);
+    const state: FormState = { values: form.values, errors: form.errors };
+    const toast = failureToast(state, ['email', 'firstName', 'lastName', 'role'], FAILED.invite);
     return invalid(
       c,
       {

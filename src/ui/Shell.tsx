@@ -1,11 +1,17 @@
 import type { ReactNode } from 'react';
-import type { CurrentUser } from '../auth/sessions';
-import { AssistantLauncher } from '../ai/views/AssistantLauncher';
 import { Header } from './Header';
-import { Sidebar } from './Sidebar';
+import { Sidebar, type SidebarUser } from './Sidebar';
 
-export interface ShellProps {
-  user: CurrentUser;
+/** What the signed-in frame shows that features decide; the app supplies it (src/shell-slots.tsx). */
+export interface ShellSlots {
+  /** The sidebar's Admin section. */
+  adminNav: boolean;
+  /** Floating over every signed-in page (the Ops AI launcher). */
+  launcher?: ReactNode;
+}
+
+export interface ShellProps extends ShellSlots {
+  user: SidebarUser;
   path: string;
   title: string;
   subtitle?: string;
@@ -15,10 +21,10 @@ export interface ShellProps {
 }
 
 /** The signed-in frame: sidebar, header, content. Collapse and mobile menu are handled by boot.js. */
-export function Shell({ user, path, title, subtitle, collapsed, query, children }: ShellProps) {
+export function Shell({ user, path, title, subtitle, collapsed, query, adminNav, launcher, children }: ShellProps) {
   return (
     <div className="shell" data-collapsed={collapsed ? '' : undefined}>
-      <Sidebar user={user} path={path} />
+      <Sidebar user={user} path={path} adminNav={adminNav} />
       <div className="sidebar-overlay" data-menu-close hidden />
       <div className="main">
         <Header title={title} subtitle={subtitle} query={query} />
@@ -26,8 +32,7 @@ export function Shell({ user, path, title, subtitle, collapsed, query, children 
           {children}
         </main>
       </div>
-      {/* On /ai the page is the assistant: a floating copy would only cover its Send button. */}
-      {path !== '/ai' && <AssistantLauncher />}
+      {launcher}
     </div>
   );
 }

@@ -1,5 +1,3 @@
-import { can } from '../auth/policy';
-import type { CurrentUser } from '../auth/sessions';
 import { Avatar } from './components';
 import { Icon, type IconName } from './icons';
 
@@ -16,6 +14,15 @@ export const adminItems: { label: string; href: string; icon: IconName }[] = [
   { label: 'User Approvals', href: '/admin/approval', icon: 'shield' },
 ];
 
+/** What the sidebar shows of the signed-in user (the session's user fits). */
+export interface SidebarUser {
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: string;
+  profileImageUrl: string | null;
+}
+
 /** Spec: active when the path equals the link or starts with it; the root only on exact match. */
 export function isActive(href: string, path: string): boolean {
   if (href === '/') return path === '/';
@@ -23,7 +30,7 @@ export function isActive(href: string, path: string): boolean {
 }
 
 /** Display name: first and last name, otherwise the e-mail. */
-export function displayName(user: Pick<CurrentUser, 'firstName' | 'lastName' | 'email'>): string {
+export function displayName(user: Pick<SidebarUser, 'firstName' | 'lastName' | 'email'>): string {
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ').trim();
   return name || user.email;
 }
@@ -41,7 +48,8 @@ function NavLink({ item, path }: { item: (typeof navItems)[number]; path: string
   );
 }
 
-export function Sidebar({ user, path }: { user: CurrentUser; path: string }) {
+/** The main navigation; `adminNav` (decided by the policy, see src/shell-slots.tsx) adds the Admin section. */
+export function Sidebar({ user, path, adminNav }: { user: SidebarUser; path: string; adminNav: boolean }) {
   const name = displayName(user);
   return (
     <aside className="sidebar" id="sidebar" aria-label="Main navigation">
@@ -53,7 +61,7 @@ export function Sidebar({ user, path }: { user: CurrentUser; path: string }) {
         {navItems.map((item) => (
           <NavLink key={item.href} item={item} path={path} />
         ))}
-        {can(user, 'user.approve') && (
+        {adminNav && (
           <div className="sidebar__section">
             <div className="sidebar__section-title">Admin</div>
             {adminItems.map((item) => (

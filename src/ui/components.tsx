@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { BadgeColour } from './format';
+import type { BadgeColour } from './shared';
 import { Icon, type IconName } from './icons';
 
 /** Shared server-side building blocks. Islands have their own (React in the browser). */
@@ -63,50 +63,6 @@ export function Card({
       )}
       <div className="card__body">{children}</div>
     </section>
-  );
-}
-
-/** A dialog's title (labelled by `${id}-title`) and its close button. */
-export function DialogHeader({ id, title }: { id: string; title: string }) {
-  return (
-    <header className="dialog__header">
-      <h2 className="dialog__title" id={`${id}-title`}>
-        {title}
-      </h2>
-      <button type="button" className="icon-button" data-close-dialog aria-label="Close">
-        <Icon name="x" />
-      </button>
-    </header>
-  );
-}
-
-/** A native <dialog>; opened by any element with data-open-dialog={id}, or on load with openOnLoad. */
-export function Dialog({
-  id,
-  title,
-  wide,
-  openOnLoad,
-  children,
-  footer,
-}: {
-  id: string;
-  title: string;
-  wide?: boolean;
-  openOnLoad?: boolean;
-  children: ReactNode;
-  footer?: ReactNode;
-}) {
-  return (
-    <dialog
-      id={id}
-      className={`dialog${wide ? ' dialog--wide' : ''}`}
-      aria-labelledby={`${id}-title`}
-      data-open-on-load={openOnLoad ? '' : undefined}
-    >
-      <DialogHeader id={id} title={title} />
-      <div className="dialog__body">{children}</div>
-      {footer && <footer className="dialog__footer">{footer}</footer>}
-    </dialog>
   );
 }
 

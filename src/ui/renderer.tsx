@@ -6,7 +6,7 @@ import type { AppEnv } from '../app-env';
 import { htmlPage } from '../http/compress';
 import { Document } from './Document';
 import { RequestContext } from './request-context';
-import { Shell } from './Shell';
+import { Shell, type ShellSlots } from './Shell';
 
 export interface PageProps {
   title: string;
@@ -16,14 +16,21 @@ export interface PageProps {
 }
 
 declare module 'hono' {
-  type ContextRenderer = (content: ReactNode, props: PageProps) => Response | Promise<Response>;
+  interface ContextRenderer {
+    // biome-ignore lint/style/useShorthandFunctionType: declaration merging with Hono's interface needs an interface
+    (content: ReactNode, props: PageProps): Response | Promise<Response>;
+  }
 }
+
+/** The slots of the signed-in frame for this request; features decide them, the app passes them in. */
+export type ShellSlotsOf = (c: Context<AppEnv>) => ShellSlots;
 
 /** Sidebar collapse is remembered in a cookie so the server renders it without a flash. */
 export const SIDEBAR_COOKIE = 'sidebar';
 
 /** Document (+ Shell when signed in) around a page's content. */
-function Page({ c, children, title, subtitle, bare }: PageProps & { c: Context<AppEnv>; children: ReactNode }) {
+function Page(props: PageProps & { c: Context<AppEnv>; slots: ShellSlotsOf; children: ReactNode }) {
+  const { c, slots, children, title, subtitle, bare } = props;
   const { user, deps } = c.var;
   return (
     <Document title={title} assets={deps.assets} theme={user?.theme} compact={user?.compactView}>
@@ -35,6 +42,7 @@ function Page({ c, children, title, subtitle, bare }: PageProps & { c: Context<A
           subtitle={subtitle}
           collapsed={getCookie(c, SIDEBAR_COOKIE) === 'collapsed'}
           query={c.req.path === '/search' ? c.req.query('q') : undefined}
+          {...slots(c)}
         >
           {children}
         </Shell>
@@ -46,10 +54,10 @@ function Page({ c, children, title, subtitle, bare }: PageProps & { c: Context<A
 }
 
 /** renderToString of the page, sent as HTML (gzipped here when the client takes it). */
-export function renderPage(c: Context<AppEnv>, content: ReactNode, props: PageProps): Response {
+export function renderPage(c: Context<AppEnv>, content: ReactNode, props: PageProps, slots: ShellSlotsOf): Response {
   const html = renderToString(
     <RequestContext.Provider value={c}>
-      <Page c={c} {...props}>
+      <Page c={c} slots={slots} {...props}>
         {content}
       </Page>
     </RequestContext.Provider>,
@@ -61,7 +69,9 @@ export function renderPage(c: Context<AppEnv>, content: ReactNode, props: PagePr
  * The page renderer (c.render). Errors thrown before it runs (CSRF, body limit, session) have no c.render yet:
  * the error handler calls renderPage itself.
  */
-export const renderer: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.setRenderer((content, props) => renderPage(c, content, props));
-  await next();
-};
+export const renderer =
+  (slots: ShellSlotsOf): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    c.setRenderer((content, props) => renderPage(c, content, props, slots));
+    await next();
+  };

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryActions } from '../../src/ai/constants';
+import { queryActions } from '../../src/ai/shared';
 import { aiInteractions, healthChecks, userPreferences } from '../../src/db/schema';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';

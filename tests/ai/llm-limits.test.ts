@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AUTO_CREATE_COUNTER, MAX_ANSWER_CHARS, MAX_TOOL_CALLS_PER_ROUND } from '../../src/ai/constants';
+import { AUTO_CREATE_COUNTER, MAX_ANSWER_CHARS, MAX_TOOL_CALLS_PER_ROUND } from '../../src/ai/shared';
 import type { Engine } from '../../src/ai/engine';
 import { askStream } from '../../src/ai/service';
 import { aiInteractions } from '../../src/db/schema';

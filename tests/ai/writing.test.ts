@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLANK_CONTENT_MESSAGE, categories } from '../../src/ai/constants';
+import { BLANK_CONTENT_MESSAGE, categories } from '../../src/ai/shared';
 import { getItem } from '../../src/knowledge/service';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';

@@ -1,6 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usePreparedQueries } from '../../src/db/pglite-query';
+import { enablePreparedQueries } from '../../src/db/pglite-query';
 
 let plain: PGlite;
 let prepared: PGlite;
@@ -15,7 +15,7 @@ const setup = `
 beforeAll(async () => {
   plain = await PGlite.create();
   prepared = await PGlite.create();
-  usePreparedQueries(prepared);
+  enablePreparedQueries(prepared);
   for (const db of [plain, prepared]) await db.exec(setup);
 });
 afterAll(async () => {
@@ -32,7 +32,7 @@ async function planCounts(db: PGlite, text: string) {
   return rows;
 }
 
-describe('usePreparedQueries (PGlite)', () => {
+describe('enablePreparedQueries (PGlite)', () => {
   it("answers exactly as PGlite's own query, for every column type, parameter type and row mode", async () => {
     const cases: [string, unknown[], object?][] = [
       ['select * from items order by n', []],

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 
 let app: RunningApp;
@@ -48,10 +48,9 @@ async function register(page: Page, u: { first: string; last: string; email: str
 describe.skipIf(!hasBrowser)('accounts in Chromium', () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
-import { CHAT_ASK_TIMEOUT_MS, CHAT_STREAM_IDLE_MS } from '../../src/ai/constants';
+import { CHAT_ASK_TIMEOUT_MS, CHAT_STREAM_IDLE_MS } from '../../src/ai/shared';
 import { startFakeOpenAI } from '../ai/fake-openai';
 import { seedInventory } from '../ai/seed';
 
@@ -16,10 +16,8 @@ async function signedInPage(
   target: RunningApp = app,
   who: TestUser = user,
 ): Promise<{ context: BrowserContext; page: Page; problems: string[]; scripts: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await signedInContext(browser, target.url, who.cookie, { viewport: { width: 1400, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: target.url });
-  const [name, value] = who.cookie.split('=');
-  await context.addCookies([{ name, value, url: target.url }]);
   const page = await context.newPage();
   page.setDefaultTimeout(8000);
   const problems: string[] = [];
@@ -46,12 +44,11 @@ async function watchLastBubble(page: Page) {
 describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     user = await createSignedInUser(app.db, { firstName: 'Ada', lastName: 'Ops' });
     seed = await seedInventory(app.db, user.id);
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 
@@ -160,12 +157,14 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
   it('falls back to the standard call when streaming fails, and unsafe links are blanked', async () => {
     const { context, page } = await signedInPage();
     await page.route('**/api/ai/ask-stream', (route) => route.fulfill({ status: 502, body: 'bad gateway' }));
+    let answer!: () => void;
+    const thinkingSeen = new Promise<void>((r) => (answer = r));
     await page.route('**/api/ai/ask', async (route) => {
       const res = await route.fetch();
       const body = await res.json();
       body.response +=
         '\n\n[evil](javascript:alert(1)) and [docs](https://example.com/x)\n\n```bash\necho hello-ops\n```';
-      await new Promise((r) => setTimeout(r, 400));
+      await thinkingSeen; // held until the test has seen the pending state, instead of for a fixed 400 ms
       await route.fulfill({ response: res, json: body });
     });
     await page.goto(`${app.url}/ai`);
@@ -176,6 +175,7 @@ describe.skipIf(!hasBrowser)('Ops AI in Chromium', () => {
       .fill('Who are the support team contacts?');
     await chat.getByRole('button', { name: 'Send' }).click();
     await chat.locator('.badge', { hasText: 'Thinking...' }).waitFor(); // the standard call is pending
+    answer();
     await chat.getByText('Alice Nguyen').waitFor();
     await chat.getByRole('button', { name: 'Copy code' }).click();
     await page.getByText('Code copied to clipboard').waitFor();

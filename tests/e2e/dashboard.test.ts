@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { servers } from '../../src/db/schema';
-import { hasBrowser, htmxSettled, launchBrowser } from '../helpers/browser';
+import { hasBrowser, htmxSettled, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser } from '../helpers/users';
 
@@ -12,18 +12,15 @@ let context: BrowserContext;
 describe.skipIf(!hasBrowser)('dashboard in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     const user = await createSignedInUser(app.db);
     await app.db.insert(servers).values([
       { name: 'web-prod-01', ipAddress: '127.0.0.1', monitorPort: 1, environment: 'production', status: 'online' },
       { name: 'stage-db-01', ipAddress: '127.0.0.1', monitorPort: 1, environment: 'staging', status: 'online' },
     ]);
-    context = await browser.newContext();
-    const [name, value] = user.cookie.split('=');
-    await context.addCookies([{ name, value, url: app.url }]);
+    context = await signedInContext(browser, app.url, user.cookie);
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { userPreferences } from '../../src/db/schema';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -32,19 +32,16 @@ const draft = {
 describe.skipIf(!hasBrowser)('document editor times in Chromium', () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     user = await createSignedInUser(app.db);
     await app.db.insert(userPreferences).values({ userId: user.id, timezone: 'Australia/Perth' });
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 
   it("says when a restored draft was saved in the saved timezone, not the browser's", async () => {
-    const context = await browser.newContext({ timezoneId: 'America/New_York' });
-    const [name, value] = user.cookie.split('=');
-    await context.addCookies([{ name, value, url: app.url }]);
+    const context = await signedInContext(browser, app.url, user.cookie, { timezoneId: 'America/New_York' });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));

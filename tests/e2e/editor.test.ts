@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { createItem, getItem, listItems, updateItem } from '../../src/knowledge/service';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -18,9 +18,7 @@ const PNG = [
 ];
 
 async function signedInPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  const [name, value] = user.cookie.split('=');
-  await context.addCookies([{ name, value, url: app.url }]);
+  const context = await signedInContext(browser, app.url, user.cookie, { viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
@@ -76,11 +74,10 @@ async function findByTitle(title: string) {
 describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     user = await createSignedInUser(app.db, { firstName: 'Ada', lastName: 'Lovelace' });
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { IslandRoot } from '../../src/ui/Island';
 import Counter from '../fixtures/islands/Counter';
 import Greeting from '../fixtures/islands/Greeting';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 
 let app: RunningApp;
@@ -50,10 +50,9 @@ async function collectConsole(page: Page) {
 describe.skipIf(!hasBrowser)('foundation in Chromium', () => {
   beforeAll(async () => {
     app = await startApp({}, addFixtureRoutes);
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 

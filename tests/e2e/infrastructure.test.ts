@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { healthChecks, servers, userPreferences } from '../../src/db/schema';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser } from '../helpers/users';
 
@@ -20,8 +20,9 @@ async function addServer(values: Partial<typeof servers.$inferInsert> & { name: 
 }
 
 /** Opens /infrastructure (+ query) and waits for the table island to hydrate and load the whole list. */
-async function openTable(query = ''): Promise<Page> {
+async function openTable(query = '', prepare?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await context.newPage();
+  await prepare?.(page);
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
@@ -38,17 +39,14 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     app = await startApp();
     const user = await createSignedInUser(app.db);
     await app.db.insert(userPreferences).values({ userId: user.id, timezone: 'Australia/Sydney' });
-    const [name, value] = user.cookie.split('=');
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     // The browser's own timezone is neither UTC nor the saved one: the table must use the saved one.
-    context = await browser.newContext({ timezoneId: 'America/New_York' });
-    await context.addCookies([{ name, value, url: app.url }]);
+    context = await signedInContext(browser, app.url, user.cookie, { timezoneId: 'America/New_York' });
     listener = createServer((s) => s.end());
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     openPort = (listener.address() as AddressInfo).port;
   });
   afterAll(async () => {
-    await browser?.close();
     await new Promise<void>((r) => (listener ? listener.close(() => r()) : r()));
     await app?.stop();
   });
@@ -171,10 +169,13 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
 
   it('highlights the row of a ?server= link for 5 s, then cleans the address', async () => {
     const target = await addServer({ name: 'zz-linked-target' });
-    const page = await openTable(`?server=${target.id}`);
+    // The page's clock is the test's: the 5 s pass at once instead of in real time.
+    const page = await openTable(`?server=${target.id}`, (p) => p.clock.install());
     const row = page.locator('tr[data-highlight]');
     expect(await row.getAttribute('data-row-id')).toBe(target.id);
-    await page.waitForFunction(() => !document.querySelector('tr[data-highlight]'), undefined, { timeout: 8000 });
+    expect(new URL(page.url()).search).toBe(`?server=${target.id}`);
+    await page.clock.runFor(5_000);
+    await page.waitForFunction(() => !document.querySelector('tr[data-highlight]'));
     expect(new URL(page.url()).search).toBe('');
     await page.close();
   });
@@ -187,15 +188,31 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     expect(new URL(page.url()).search).toBe('');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    let asked = '';
-    page.once('dialog', (d) => {
-      asked = d.message();
-      void d.accept();
+    const nativeDialogs: string[] = [];
+    page.on('dialog', (d) => {
+      nativeDialogs.push(d.message());
+      void d.dismiss();
     });
-    await page.getByRole('button', { name: 'Delete del-me' }).click();
+    const deleteButton = page.getByRole('button', { name: 'Delete del-me' });
+    const confirm = page.getByRole('dialog', { name: 'Delete Server' });
+    const stillThere = async () => (await app.db.select().from(servers).where(eq(servers.id, doomed.id))).length;
+    // Cancel, then Escape: nothing is deleted. The dialog has the focus, so Escape reaches it.
+    await deleteButton.click();
+    await confirm.getByText('Are you sure you want to delete this server?').waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await deleteButton.click();
+    await confirm.waitFor();
+    expect(await confirm.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await stillThere()).toBe(1);
+    await deleteButton.click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Server deleted successfully.').waitFor();
-    expect(asked).toBe('Are you sure you want to delete this server?');
-    expect(await app.db.select().from(servers).where(eq(servers.id, doomed.id))).toEqual([]);
+    await confirm.waitFor({ state: 'detached' });
+    expect(await stillThere()).toBe(0);
+    expect(nativeDialogs).toEqual([]);
     await page.close();
   });
 

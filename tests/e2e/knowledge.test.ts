@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createItem, updateItem } from '../../src/knowledge/service';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { createItem, getItem, updateItem } from '../../src/knowledge/service';
+import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -10,9 +10,7 @@ let browser: Browser;
 let user: TestUser;
 
 async function signedInPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const [name, value] = user.cookie.split('=');
-  await context.addCookies([{ name, value, url: app.url }]);
+  const context = await signedInContext(browser, app.url, user.cookie, { viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(8000);
   const problems: string[] = [];
@@ -26,7 +24,7 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
   let vpn: { id: string };
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     user = await createSignedInUser(app.db, { firstName: 'Grace', lastName: 'Hopper' });
     patch = await createItem(
       app.db,
@@ -60,7 +58,6 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     await createItem(app.db, 'knowledge', { title: 'Printer notes', content: 'Uncategorised note' }, user.id);
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 
@@ -126,8 +123,7 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     expect(capped / total).toBeLessThanOrEqual(0.505);
     await page.reload();
     await page.locator('app-island[data-name="CategoryView"][data-hydrated]').waitFor();
-    await page.waitForTimeout(200);
-    expect(Math.abs((await tree.boundingBox())!.width - capped)).toBeLessThan(4);
+    await expect.poll(async () => Math.abs((await tree.boundingBox())!.width - capped)).toBeLessThan(4);
     // Choosing an item shows its preview.
     await page.locator('.tree__group > summary', { hasText: 'Patching' }).click();
     await page.getByRole('link', { name: 'Monthly patching', exact: true }).click();
@@ -180,20 +176,47 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     await context.close();
   });
 
+  it('deletes from the category view preview after its confirmation dialog (Escape cancels)', async () => {
+    const doomed = await createItem(app.db, 'knowledge', { title: 'Retired VLAN notes', content: 'x' }, user.id);
+    const { context, page, problems } = await signedInPage();
+    await page.goto(`${app.url}/knowledge-base?doc=${doomed.id}`);
+    await page.locator('app-island[data-name="CategoryView"][data-hydrated]').waitFor();
+    await page.getByRole('heading', { name: 'Retired VLAN notes', exact: true }).waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Delete item' });
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog
+      .getByText('Are you sure you want to delete "Retired VLAN notes"? This action cannot be undone.')
+      .waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect((await getItem(app.db, 'knowledge', doomed.id))?.title).toBe('Retired VLAN notes');
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Knowledge base item deleted successfully.').waitFor();
+    expect(await getItem(app.db, 'knowledge', doomed.id)).toBeNull();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('deletes from the grid after the confirmation dialog', async () => {
     const doomed = await createItem(app.db, 'knowledge', { title: 'Obsolete runbook', content: 'x' }, user.id);
     const { context, page, problems } = await signedInPage();
     await page.goto(`${app.url}/knowledge-base`);
+    const question = 'Are you sure you want to delete "Obsolete runbook"? This action cannot be undone.';
+    const dialog = page.getByRole('dialog', { name: 'Delete item' });
+    // Cancel keeps the item; the dialog opens again for the real delete.
     await page.getByRole('link', { name: 'Delete Obsolete runbook' }).click();
-    const dialog = page.locator('#confirm-delete');
-    await dialog
-      .getByText('Are you sure you want to delete "Obsolete runbook"? This action cannot be undone.')
-      .waitFor();
+    await dialog.getByText(question).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await getItem(app.db, 'knowledge', doomed.id))?.title).toBe('Obsolete runbook');
+    await page.getByRole('link', { name: 'Delete Obsolete runbook' }).click();
+    await dialog.getByText(question).waitFor();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Knowledge base item deleted successfully.').waitFor();
     await page.getByRole('link', { name: 'Obsolete runbook', exact: true }).waitFor({ state: 'detached' });
     await expect(page.locator('#confirm-delete').evaluate((d: HTMLDialogElement) => d.open)).resolves.toBe(false);
-    expect(doomed.id).toBeTruthy();
+    expect(await getItem(app.db, 'knowledge', doomed.id)).toBeNull();
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { userPreferences } from '../../src/db/schema';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -20,16 +20,16 @@ async function userWith(autoSave: boolean): Promise<TestUser> {
 /** A page of a fresh browser signed in as `user`, on the new-document editor once it is hydrated. */
 async function openEditor(
   user: TestUser,
+  opts: { fakeClock?: boolean } = {},
 ): Promise<{ page: Page; problems: string[]; dialogs: Dialog[]; close(): Promise<void> }> {
-  const context = await browser.newContext();
-  const [name, value] = user.cookie.split('=');
-  await context.addCookies([{ name, value, url: app.url }]);
+  const context = await signedInContext(browser, app.url, user.cookie);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   const dialogs: Dialog[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('dialog', (d) => dialogs.push(d));
+  if (opts.fakeClock) await page.clock.install();
   await page.goto(`${app.url}/documents/new`);
   await hydrated(page);
   return { page, problems, dialogs, close: () => context.close() };
@@ -49,10 +49,9 @@ async function typeTitle(page: Page, text: string) {
 describe.skipIf(!hasBrowser)('Settings › Auto-save documents in the editor', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 
@@ -70,9 +69,9 @@ describe.skipIf(!hasBrowser)('Settings › Auto-save documents in the editor', {
   });
 
   it('off: nothing is stored while typing, and leaving with unsaved changes asks first', async () => {
-    const { page, problems, dialogs, close } = await openEditor(await userWith(false));
+    const { page, problems, dialogs, close } = await openEditor(await userWith(false), { fakeClock: true });
     await typeTitle(page, 'Not kept');
-    await page.waitForTimeout(700); // longer than the draft debounce
+    await page.clock.runFor(700); // longer than the draft debounce, at once
     expect(await draftKeys(page)).toEqual([]);
 
     // Staying keeps the text; leaving after confirming goes.

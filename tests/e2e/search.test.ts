@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { documents } from '../../src/db/schema';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser } from '../helpers/users';
 
@@ -23,7 +23,7 @@ async function openPage(path = '/team'): Promise<Page> {
 describe.skipIf(!hasBrowser)('global search by keyboard', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     const user = await createSignedInUser(app.db);
     const rows = await app.db
       .insert(documents)
@@ -33,12 +33,9 @@ describe.skipIf(!hasBrowser)('global search by keyboard', { timeout: 60_000 }, (
       ])
       .returning({ id: documents.id, title: documents.title });
     for (const r of rows) ids[r.title] = r.id;
-    context = await browser.newContext();
-    const [name, value] = user.cookie.split('=');
-    await context.addCookies([{ name, value, url: app.url }]);
+    context = await signedInContext(browser, app.url, user.cookie);
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createSession } from '../../src/auth/sessions';
 import { sessionCookieName } from '../../src/http/session';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -10,26 +10,20 @@ let app: RunningApp;
 let browser: Browser;
 let user: TestUser;
 
-async function signedInContext(cookie: string) {
-  const context = await browser.newContext({ colorScheme: 'light' });
-  const [name, value] = cookie.split('=');
-  await context.addCookies([{ name, value, url: app.url }]);
-  return context;
-}
+const lightContext = (cookie: string) => signedInContext(browser, app.url, cookie, { colorScheme: 'light' });
 
 describe.skipIf(!hasBrowser)('settings in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     user = await createSignedInUser(app.db, { firstName: 'Ada', lastName: 'Lovelace' });
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 
   it('saves profile and preferences on the server: they survive a reload and a new browser', async () => {
-    const context = await signedInContext(user.cookie);
+    const context = await lightContext(user.cookie);
     const page = await context.newPage();
     await page.goto(app.url + '/settings');
     await page.getByLabel('First name').fill('Augusta');
@@ -58,7 +52,7 @@ describe.skipIf(!hasBrowser)('settings in Chromium', { timeout: 60_000 }, () => 
 
     // A new browser (own context, own session) sees the same settings, and the theme from the first byte.
     const { token } = await createSession(app.db, user.id);
-    const fresh = await signedInContext(`${sessionCookieName(false)}=${token}`);
+    const fresh = await lightContext(`${sessionCookieName(false)}=${token}`);
     const other = await fresh.newPage();
     const res = await other.goto(app.url + '/settings');
     // Theme and compact view come from the server in the first byte (no flash, no jump).

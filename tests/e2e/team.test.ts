@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { hasBrowser, htmxSettled, launchBrowser } from '../helpers/browser';
+import { hasBrowser, htmxSettled, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser } from '../helpers/users';
 
@@ -11,14 +11,11 @@ let context: BrowserContext;
 describe.skipIf(!hasBrowser)('team directory in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     const user = await createSignedInUser(app.db);
-    context = await browser.newContext();
-    const [name, value] = user.cookie.split('=');
-    await context.addCookies([{ name, value, url: app.url }]);
+    context = await signedInContext(browser, app.url, user.cookie);
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 

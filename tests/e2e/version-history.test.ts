@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { documentVersions } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -14,9 +14,7 @@ let user: TestUser;
 const LOAD_FAILED = 'Failed to load version history. Please try again.';
 
 async function signedInPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const [name, value] = user.cookie.split('=');
-  await context.addCookies([{ name, value, url: app.url }]);
+  const context = await signedInContext(browser, app.url, user.cookie, { viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
@@ -39,11 +37,10 @@ async function openVersionHistory(page: Page, id: string) {
 describe.skipIf(!hasBrowser)('Version History dialog in Chromium', () => {
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     user = await createSignedInUser(app.db, { firstName: 'Grace', lastName: 'Hopper' });
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 

@@ -169,7 +169,7 @@ async function validBody(route: Route, fx: Fixtures): Promise<Record<string, unk
     category: 'linux',
     tags: ['a', 'b'],
     isPublished: true,
-    formModel: { a: 1 },
+    formModel: { kind: 'howto', purpose: 'Fuzz purpose', steps: [] },
   };
   const server = {
     name: `fuzz-web-${randomUUID().slice(0, 8)}`,

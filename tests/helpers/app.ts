@@ -10,7 +10,7 @@ import { loadAssets } from '../../src/ui/assets';
 import { createTestDatabase } from './db';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
-/** This run's asset build (tests/helpers/global-setup.ts). */
+/** This run's asset build (tests/helpers/test-assets.ts, chosen by the global setup). */
 export const testBuildDir = process.env.TEST_BUILD_DIR ?? path.resolve(import.meta.dirname, '../.build');
 
 export interface TestContext {

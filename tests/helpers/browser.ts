@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasBrowser = existsSync(CHROMIUM);
@@ -27,6 +27,37 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The worker's Chromium, kept on globalThis: the test helpers are evaluated anew for each file, the browser is not. */
+const shared = globalThis as typeof globalThis & { opshubChromium?: Promise<Browser> };
+
+/**
+ * One Chromium per test worker, shared by the browser test files it runs one after the other (launching costs about
+ * a second a file). Each file makes its own contexts (cookies, storage); what an earlier file left open is closed
+ * here. Do not close the browser: it goes with the worker process.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  let browser = await shared.opshubChromium?.catch(() => undefined);
+  if (!browser?.isConnected()) {
+    shared.opshubChromium = launchBrowser();
+    browser = await shared.opshubChromium;
+  }
+  await Promise.all(browser.contexts().map((context) => context.close()));
+  return browser;
+}
+
+/** A new context of browser (its own cookies and storage) that sends the session cookie of a signed-in user. */
+export async function signedInContext(
+  browser: Browser,
+  appUrl: string,
+  cookie: string,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  const [name, value] = cookie.split('=');
+  await context.addCookies([{ name, value, url: appUrl }]);
+  return context;
 }
 
 /** A free loopback port (so APP_URL can be known before the app is built). */

@@ -1,4 +1,5 @@
 import { createTestApp, type TestContext } from './app';
+import { startMailListener } from '../../src/mail/listener';
 import { freePort, listen } from './browser';
 
 export interface RunningApp extends TestContext {
@@ -15,12 +16,14 @@ export async function startApp(
   const url = `http://127.0.0.1:${port}`;
   const ctx = await createTestApp({ APP_URL: url, ...env });
   extend?.(ctx);
+  const mail = await startMailListener(ctx.database, { config: ctx.config, logger: ctx.deps.logger });
   const server = await listen(ctx.app.fetch, port);
   return {
     ...ctx,
     url,
     stop: async () => {
       await server.close();
+      await mail.stop();
       await ctx.close();
     },
   };

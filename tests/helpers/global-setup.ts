@@ -1,39 +1,32 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-
-const root = path.resolve(import.meta.dirname, '../..');
-const buildsDir = path.join(root, 'tests/.build');
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Build folders of earlier runs that were killed before their teardown. */
-function pruneDeadRuns(): void {
-  if (!existsSync(buildsDir)) return;
-  for (const name of readdirSync(buildsDir)) {
-    const pid = Number(/^run-(\d+)$/.exec(name)?.[1]);
-    if (!pid || !alive(pid)) rmSync(path.join(buildsDir, name), { recursive: true, force: true });
-  }
-}
+import { dropRunDatabases, makePostgresTemplate, pgliteTemplate } from './db-template';
+import { buildsDir, pruneDeadRunDirs } from './run-dirs';
+import { testAssets } from './test-assets';
 
 /**
- * Builds the test asset folder (app islands + fixture islands) once per run, in a folder of this run's own
- * (TEST_BUILD_DIR, inherited by the test workers), so two runs at once never rebuild each other's assets.
+ * Once per run, before any test file: the test assets (rebuilt only when an input changed) and the migrated
+ * database template every test file copies. All of it is named by this run's process id (run-PID folder,
+ * opshub_tpl_PID), inherited by the test workers through the environment, so two runs at once never share
+ * or delete each other's; what a killed run left is removed here.
  */
-export default function setup() {
-  pruneDeadRuns();
-  const dir = path.join(buildsDir, `run-${process.pid}`);
-  execFileSync('npx', ['tsx', 'src/client/build.ts', '--outdir', dir, '--extra', 'tests/fixtures/islands'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  process.env.TEST_BUILD_DIR = dir;
-  return () => rmSync(dir, { recursive: true, force: true });
+export default async function setup() {
+  pruneDeadRunDirs();
+  const runDir = path.join(buildsDir, `run-${process.pid}`);
+  mkdirSync(runDir, { recursive: true });
+  process.env.TEST_RUN_PID = String(process.pid);
+  process.env.TEST_BUILD_DIR = await testAssets(runDir);
+
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    await dropRunDatabases(url);
+    process.env.TEST_PG_TEMPLATE = await makePostgresTemplate(url, process.pid);
+  } else {
+    process.env.TEST_PGLITE_TEMPLATE = await pgliteTemplate(runDir);
+  }
+
+  return async () => {
+    if (url) await dropRunDatabases(url, process.pid);
+    rmSync(runDir, { recursive: true, force: true });
+  };
 }

@@ -140,6 +140,12 @@ describe('compression and caching', () => {
     expect(res.headers.get('content-encoding')).toBe('br');
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
+
+  it("does not serve the build's records, which name source files", async () => {
+    for (const name of ['manifest.json', 'meta.json', 'meta.json.gz', 'meta.json.br', 'inputs.json']) {
+      expect((await t.app.request(`/static/build/${name}`)).status, name).toBe(404);
+    }
+  });
 });
 
 describe('logging of failed requests', () => {

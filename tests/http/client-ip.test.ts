@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientFromChain, normalizeIp, parseTrustedProxies } from '../../src/http/client-ip';
+import { clientFromChain, normalizeIp, parseTrustedProxies } from '../../src/http/trusted-proxies';
 
 describe('client address (TRUSTED_PROXIES)', () => {
   it('reads IPv4-mapped IPv6 socket addresses as IPv4', () => {

@@ -8,7 +8,7 @@ import { createLogger } from '../../src/http/logger';
 import { queueServerStatusMails } from '../../src/notifications/service';
 import { announceStatusChanges } from '../../src/servers/commands';
 import { checkAllServers, probeServer } from '../../src/servers/health';
-import { formatDateTime } from '../../src/ui/format';
+import { formatDateTime } from '../../src/ui/shared';
 import { probeTcp } from '../../src/servers/probe';
 import { createTestDatabase, usingPostgres } from '../helpers/db';
 import { createSignedInUser } from '../helpers/users';

@@ -38,15 +38,16 @@ describe('job lock in one process (PGlite and PostgreSQL)', () => {
   it('a second run of a job that is still running is skipped, and recorded runs are ok', async () => {
     const d = await fresh();
     const gate = deferred();
+    const started = deferred();
     const job = defineJob({
       name: 'test-slow',
       title: 'Slow',
       schedule: () => 'off',
-      run: async () => (await gate.promise, 'done'),
+      run: async () => (started.resolve(), await gate.promise, 'done'),
     });
     const scheduler = testScheduler(d, { jobs: [job] });
     const first = scheduler.runNow('test-slow');
-    await sleep(100);
+    await started.promise;
     expect(await scheduler.runNow('test-slow')).toMatchObject({ status: 'skipped' });
     gate.resolve();
     expect(await first).toMatchObject({ status: 'ok', message: 'done' });

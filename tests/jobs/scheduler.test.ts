@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import cron from 'node-cron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineJob } from '../../jobs/define-job';
 import { describeSchedule, nextRunAt } from '../../jobs/scheduler';
@@ -31,10 +32,11 @@ describe('scheduler', () => {
     const scheduler = testScheduler(database, { jobs: [every, never] });
     expect(scheduler.start()).toEqual(['test-tick']);
     await waitFor(() => ticks >= 2, 5_000, 'two ticks');
+    const cronTasks = () => [...cron.getTasks().values()].map((task) => task.name);
+    expect(cronTasks()).toContain('opshub:test-tick');
     await scheduler.stop();
-    const after = ticks;
-    await sleep(1_200);
-    expect(ticks).toBe(after); // stopped: no more runs
+    // Stopped: node-cron holds no task of it that could fire again (seen at once, instead of waiting a second).
+    expect(cronTasks()).not.toContain('opshub:test-tick');
     expect((await results('test-tick')).every((r) => r.result === 'ok')).toBe(true);
     expect(await results('test-never')).toEqual([]);
   });
@@ -69,11 +71,14 @@ describe('scheduler', () => {
         return 'stopped early';
       },
     });
+    let stubbornStarted = false;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
     const stubbornJob = defineJob({
       name: 'test-stubborn',
       title: 'Stubborn',
       schedule: () => 'off',
-      run: async () => (await sleep(3_000), 'finally'),
+      run: async () => ((stubbornStarted = true), await released, 'finally'), // ignores the signal
     });
     const a = testScheduler(database, { jobs: [politeJob] });
     const running = a.runNow('test-polite');
@@ -84,11 +89,12 @@ describe('scheduler', () => {
 
     const b = testScheduler(database, { jobs: [stubbornJob] });
     const stubborn = b.runNow('test-stubborn');
-    await sleep(200);
+    await waitFor(() => stubbornStarted);
     expect(await b.stop(300)).toEqual({ abandoned: ['test-stubborn'] });
     expect(await results('test-stubborn')).toEqual([
       { result: 'error', message: 'Abandoned at shutdown: the run did not finish in time.' },
     ]);
+    release();
     await stubborn;
   });
 });

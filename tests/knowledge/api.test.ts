@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, documents, documentVersions } from '../../src/db/schema';
+import { emptyBuild, emptyHowTo } from '../../src/knowledge/shared';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -31,7 +32,7 @@ describe.each([
       tags: ['windows', 'patch'],
       isTemplate: true,
       templateType: 'maintenance',
-      formModel: { purpose: 'x' },
+      formModel: { kind: 'howto', purpose: 'x' },
     });
     expect(res.status).toBe(201);
     const item = await res.json();
@@ -42,7 +43,7 @@ describe.each([
       tags: ['windows', 'patch'],
       isTemplate: true,
       templateType: 'maintenance',
-      formModel: { purpose: 'x' },
+      formModel: { kind: 'howto', purpose: 'x' },
       isPublished: false,
     });
     expect(item.author).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
@@ -191,6 +192,38 @@ describe('validation (spec §3/§5) → 400 with a message', () => {
     ['unknown templateType', { ...base, templateType: 'pizza' }, /Template type/],
     ['isPublished not boolean', { ...base, isPublished: 'yes' }, /isPublished/],
     ['formModel not an object', { ...base, formModel: 'x' }, /formModel/],
+    [
+      'formModel of no known kind',
+      { ...base, formModel: { purpose: 'x' } },
+      /formModel\.kind must be "howto" or "build"/,
+    ],
+    ['formModel of an unknown kind', { ...base, formModel: { kind: 'pizza', steps: [] } }, /formModel\.kind must be/],
+    [
+      'formModel text not text',
+      { ...base, formModel: { kind: 'howto', purpose: 5 } },
+      /formModel\.purpose must be text/,
+    ],
+    ['formModel unknown field', { ...base, formModel: { kind: 'build', colour: 'red' } }, /unknown field "colour"/],
+    [
+      'formModel step not an object',
+      { ...base, formModel: { kind: 'howto', steps: ['x'] } },
+      /formModel\.steps\.0 must be/,
+    ],
+    [
+      'formModel step field unknown',
+      { ...base, formModel: { steps: [{ note: 'n' }] } },
+      /steps\.0 has an unknown field/,
+    ],
+    [
+      'formModel build actions not a list',
+      { ...base, formModel: { kind: 'build', buildSteps: [{ actions: 'x' }] } },
+      /formModel\.buildSteps\.0\.actions must be a list of text/,
+    ],
+    [
+      'formModel tips not text',
+      { ...base, formModel: { kind: 'howto', tips: [1] } },
+      /formModel\.tips\.0 must be text/,
+    ],
   ];
   it.each(cases)('%s', async (_name, body, message) => {
     for (const path of ['/api/documents', '/api/knowledge-base']) {
@@ -265,5 +298,40 @@ describe('POST /api/markdown/render', () => {
     expect(await res.json()).toEqual({ html: '<p><strong>bold</strong> </p>\n' });
     expect((await call('POST', '/api/markdown/render', { content: 1 })).status).toBe(400);
     expect((await t.app.request('/api/markdown/render', jsonRequest('POST', { content: 'x' }))).status).toBe(401);
+  });
+});
+
+describe('formModel: the forms of the shared model are stored exactly as sent', () => {
+  const howTo = {
+    ...emptyHowTo(),
+    purpose: 'Reset MFA',
+    steps: [{ ...emptyHowTo().steps[0], title: 'Open the portal' }],
+  };
+  const build = {
+    ...emptyBuild(),
+    serverName: 'web01',
+    buildSteps: [{ ...emptyBuild().buildSteps[0], actions: ['Install'] }],
+  };
+  // The spec's form fields without our `kind`: read as a how-to (steps) or a build document (buildSteps).
+  const specHowTo = {
+    purpose: 'p',
+    steps: [{ title: 't', description: 'd', image: '', imageWidth: '300px', imageHeight: 'auto' }],
+    tips: [],
+  };
+  const specBuild = { serverName: 's', buildSteps: [{ stepNumber: 1, title: 't', actions: [], screenshots: [] }] };
+  it.each([
+    ['a how-to guide', howTo],
+    ['a build document', build],
+    ['a how-to guide without kind', specHowTo],
+    ['a build document without kind', specBuild],
+  ])('%s', async (_name, formModel) => {
+    for (const path of ['/api/documents', '/api/knowledge-base']) {
+      const res = await call('POST', path, { ...base, formModel });
+      expect(res.status).toBe(201);
+      const item = await res.json();
+      expect(item.formModel).toEqual(formModel);
+      const updated = await call('PUT', `${path}/${item.id}`, { ...base, formModel: null, version: 1 });
+      expect((await updated.json()).formModel).toBeNull();
+    }
   });
 });

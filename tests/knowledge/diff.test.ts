@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffLines, type DiffLine } from '../../islands/_lib/knowledge/diff';
+import { diffLines, type DiffLine } from '../../src/knowledge/shared';
 
 /** A diff as "+ text", "- text" and "  text" lines, as the Version History dialog shows it. */
 const show = (lines: DiffLine[]) =>

@@ -208,12 +208,21 @@ describe('with items', () => {
 
   it('deletes after the spec confirmation: htmx gets the new results and a toast; without JS a 303', async () => {
     const item = await createItem(t.db, 'knowledge', { title: 'Doomed', content: 'x' }, user.id);
+    const list = await html('/knowledge-base?view=list');
+    const button = `href="/knowledge-base/${item.id}/delete" hx-get="/knowledge-base/${item.id}/delete"`;
+    expect(list).toContain(`${button} hx-target="#confirm-delete" data-open-dialog="confirm-delete"`);
+    expect(list).toContain('<dialog id="confirm-delete" class="dialog" aria-labelledby="confirm-delete-title">');
     const confirm = await html(`/knowledge-base/${item.id}/delete`, {
       'HX-Request': 'true',
+      'HX-Target': 'confirm-delete',
       'HX-Current-URL': `${TEST_ORIGIN}/knowledge-base?view=list`,
     });
+    expect(confirm).not.toContain('<html');
+    expect(confirm).toContain('<h2 class="dialog__title" id="confirm-delete-title">Delete item</h2>');
     expect(confirm).toContain('Are you sure you want to delete &quot;Doomed&quot;? This action cannot be undone.');
     expect(confirm).toContain('name="back" value="/knowledge-base?view=list"');
+    expect(confirm).toContain(`hx-post="/knowledge-base/${item.id}/delete" hx-target="#kb-results"`);
+    expect(confirm).toContain('<button type="submit" class="btn btn--danger">Delete</button>');
     const res = await t.app.request(`/knowledge-base/${item.id}/delete`, {
       method: 'POST',
       headers: {
@@ -231,7 +240,9 @@ describe('with items', () => {
     const body = await res.text();
     expect(body).toContain('<table class="table">');
     expect(body).not.toContain('Doomed');
-    expect(body).toContain('hx-swap-oob="true"');
+    // A fresh, closed delete dialog comes with the results: swapping it in closes the open one.
+    expect(body).toContain('<dialog id="confirm-delete" class="dialog" aria-labelledby="confirm-delete-title">');
+    expect(body).not.toContain('<html');
     const other = await createItem(t.db, 'documents', { title: 'Doc to go', content: 'x' }, user.id);
     const plain = await t.app.request(`/documents/${other.id}/delete`, {
       method: 'POST',
@@ -241,6 +252,23 @@ describe('with items', () => {
     expect(plain.status).toBe(303);
     expect(plain.headers.get('location')).toBe('/documents?deleted=1');
     expect(await html('/documents?deleted=1')).toContain('Document deleted successfully.');
+  });
+
+  it('asks on a page of its own without JavaScript, Cancel going back to the filtered list', async () => {
+    const item = await createItem(t.db, 'documents', { title: 'Keep me', content: 'x' }, user.id);
+    const path = `/documents/${item.id}/delete`;
+    const referer = `${TEST_ORIGIN}/documents?q=keep`;
+    // An htmx request aimed elsewhere (not at the dialog) gets the page too.
+    const requests: Record<string, string>[] = [{ Referer: referer }, { ...hx, Referer: referer }];
+    for (const headers of requests) {
+      const page = await html(path, headers);
+      expect(page).toContain('<title>Delete item');
+      expect(page).toContain('Are you sure you want to delete &quot;Keep me&quot;? This action cannot be undone.');
+      expect(page).toContain(`<form action="${path}" method="post">`);
+      expect(page).toContain('<a class="btn btn--secondary" href="/documents?q=keep">Cancel</a>');
+      expect(page).not.toContain('hx-post');
+    }
+    expect((await get('/documents/00000000-0000-4000-8000-000000000000/delete')).status).toBe(404);
   });
 
   it('counts and lists categories of live items only, with and without filters', async () => {

@@ -7,6 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../src/db/schema';
 import { deliverDueMail, MAX_ATTEMPTS, retryDelaySeconds } from '../../src/mail/deliver';
+import { startMailListener } from '../../src/mail/listener';
 import { enqueueMail } from '../../src/mail/outbox';
 import { verificationMail } from '../../src/mail/templates';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
@@ -38,6 +39,8 @@ async function startSmtp(options: SmtpOptions = {}) {
     authOptional: true,
     disabledCommands: options.starttls ? ['AUTH'] : ['STARTTLS', 'AUTH'],
     logger: false,
+    // A reply reset() dropped leaves its connection open: close() would wait 30 s (the default) before ending it.
+    closeTimeout: 100,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -363,6 +366,8 @@ describe('TLS', () => {
 describe('delivery right after a web request', () => {
   it('sends the verification e-mail in the background, without waiting for the worker', async () => {
     const app = await createTestApp({ SMTP_URL: smtp.url });
+    // As main.ts does: the web process listens for committed outbox messages.
+    const listener = await startMailListener(app.database, { config: app.config, logger: app.deps.logger });
     try {
       const res = await app.app.request(
         '/api/auth/register',
@@ -380,7 +385,7 @@ describe('delivery right after a web request', () => {
       expect(smtp.received[0].to).toEqual(['bg@example.com']);
       expect(smtp.received[0].raw).toContain('/verify-email?token=');
     } finally {
-      await new Promise((r) => setTimeout(r, 200));
+      await listener.stop();
       await app.close();
     }
   });

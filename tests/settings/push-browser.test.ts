@@ -3,7 +3,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushSubscriptions, userPreferences } from '../../src/db/schema';
-import { hasBrowser, launchBrowser } from '../helpers/browser';
+import { hasBrowser, sharedBrowser } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { browserSubscription } from '../notifications/push-receiver';
@@ -30,11 +30,10 @@ describe.skipIf(!hasBrowser)('Push notifications switch in Chromium', { timeout:
       VAPID_PRIVATE_KEY: vapid.privateKey,
       VAPID_SUBJECT: 'mailto:ops@example.com',
     });
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
     user = await createSignedInUser(app.db, { email: 'push-browser@example.com' });
   });
   afterAll(async () => {
-    await browser?.close();
     await app?.stop();
   });
 

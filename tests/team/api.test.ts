@@ -156,7 +156,7 @@ describe('POST /api/team/invite', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ invitedEmail: 'margaret@example.com' });
-    // The route already started delivery in the background; run it here too (claims make this safe).
+    // This test app runs no mail listener (main.ts does): deliver here.
     await deliverDueMail({ db: t.db, config: t.config, logger: t.deps.logger });
     for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(received).toHaveLength(1);

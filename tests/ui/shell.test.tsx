@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppDeps, AppEnv } from '../../src/app-env';
 import type { CurrentUser } from '../../src/auth/sessions';
 import { loadAssets } from '../../src/ui/assets';
+import { shellSlots } from '../../src/shell-slots';
 import { renderer, SIDEBAR_COOKIE } from '../../src/ui/renderer';
 import { displayName, isActive } from '../../src/ui/Sidebar';
 import { testBuildDir } from '../helpers/app';
@@ -30,7 +31,7 @@ async function render(u: CurrentUser, path = '/', collapsed = false): Promise<st
     c.set('user', u);
     await next();
   });
-  app.use(renderer);
+  app.use(renderer(shellSlots));
   app.get('*', (c) =>
     c.render(<p>body</p>, { title: 'Dashboard', subtitle: 'Overview of your infrastructure and knowledge base' }),
   );

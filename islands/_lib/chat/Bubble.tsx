@@ -1,4 +1,4 @@
-import { relativeTime } from '../../../src/ui/format';
+import { relativeTime } from '../../../src/ui/shared';
 import { Markdown } from './markdown';
 import type { ChatMessage } from './types';
 

@@ -1,5 +1,5 @@
 /** Reads /api/ai/ask-stream: `data: {chunk}` lines, then `{done…}` or `{error}`; `: keep-alive` comments meanwhile. */
-import { CHAT_STREAM_IDLE_MS } from '../../../src/ai/constants';
+import { CHAT_STREAM_IDLE_MS } from '../../../src/ai/shared';
 import { idleDeadline } from './deadline';
 
 export interface StreamDone {

@@ -7,7 +7,7 @@ import {
   queryActions,
   WELCOME_TEXT,
   HISTORY_LIMIT,
-} from '../../../src/ai/constants';
+} from '../../../src/ai/shared';
 import { api } from '../api';
 import { toast } from '../toast';
 import { copyText } from './clipboard';

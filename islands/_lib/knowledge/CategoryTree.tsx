@@ -1,5 +1,5 @@
 import type { MouseEvent } from 'react';
-import type { CategoryGroup } from './types';
+import type { CategoryGroup } from '../../../src/knowledge/shared';
 
 export interface CategoryTreeProps {
   groups: CategoryGroup[];

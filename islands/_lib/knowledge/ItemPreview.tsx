@@ -1,11 +1,12 @@
-import { useRef, useState } from 'react';
-import { kbTypeLabels, kbTypeOf } from '../../../src/knowledge/labels';
-import { relativeTime } from '../../../src/ui/format';
-import VersionHistory from '../../VersionHistory';
+import { useState } from 'react';
+import { ITEM_TYPES, kbTypeOf, SPACES, type Item, type PreviewItem } from '../../../src/knowledge/shared';
+import { relativeTime } from '../../../src/ui/shared';
 import { api } from '../api';
+import { ConfirmDialog } from '../ConfirmDialog';
 import { toast } from '../toast';
-import type { Item } from '../../../src/knowledge/schemas';
-import type { PreviewItem } from './types';
+import { VersionHistory } from './VersionHistory';
+
+const KB = SPACES.knowledge;
 
 export interface ItemPreviewProps {
   item: PreviewItem | null;
@@ -17,16 +18,15 @@ export interface ItemPreviewProps {
 
 /** The right pane: title, type, category, version, age, excerpt, tags, rendered content, Edit / Delete / Version History. */
 export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemPreviewProps) {
-  const confirm = useRef<HTMLDialogElement>(null);
+  const [asking, setAsking] = useState(false);
   const [deleting, setDeleting] = useState(false);
   if (!item) return <p className="muted kb-split__empty">{loading ? 'Loading…' : 'Select a document to preview'}</p>;
 
   async function remove(id: string) {
     setDeleting(true);
     try {
-      await api('DELETE', `/api/knowledge-base/${id}`);
-      confirm.current?.close();
-      toast('Success', 'Knowledge base item deleted successfully.');
+      await api('DELETE', `${KB.api}/${id}`);
+      toast('Success', KB.messages.deleted);
       onDeleted(id);
     } catch {
       toast('Error', 'Failed to delete knowledge base item. Please try again.', 'error');
@@ -40,7 +40,7 @@ export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemP
       <header className="kb-preview__header">
         <h2 className="kb-preview__title">{item.title}</h2>
         <div className="row small">
-          <span className="badge badge--neutral">{kbTypeLabels[kbTypeOf(item.templateType)]}</span>
+          <span className="badge badge--neutral">{ITEM_TYPES[kbTypeOf(item.templateType)].label}</span>
           {item.isTemplate && <span className="badge badge--purple">Template</span>}
           {item.category && <span className="badge badge--blue">{item.category}</span>}
           <span className="muted">
@@ -49,17 +49,17 @@ export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemP
           </span>
         </div>
         <div className="row">
-          <a className="btn btn--primary btn--sm" href={`/knowledge-base/${item.id}/edit`}>
+          <a className="btn btn--primary btn--sm" href={`${KB.path}/${item.id}/edit`}>
             Edit
           </a>
           <VersionHistory
             key={`${item.id}-${item.version}`}
-            base="/api/knowledge-base"
+            base={KB.api}
             id={item.id}
             currentVersion={item.version}
             onRestored={onRestored}
           />
-          <button type="button" className="btn btn--danger btn--sm" onClick={() => confirm.current?.showModal()}>
+          <button type="button" className="btn btn--danger btn--sm" disabled={deleting} onClick={() => setAsking(true)}>
             Delete
           </button>
         </div>
@@ -86,19 +86,15 @@ export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemP
         </p>
       )}
       <div className="prose kb-preview__content" dangerouslySetInnerHTML={{ __html: item.html }} />
-      <dialog ref={confirm} className="dialog" aria-label="Delete item">
-        <div className="dialog__body">
-          <p>{`Are you sure you want to delete "${item.title}"? This action cannot be undone.`}</p>
-        </div>
-        <footer className="dialog__footer">
-          <button type="button" className="btn btn--secondary" onClick={() => confirm.current?.close()}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn--danger" disabled={deleting} onClick={() => void remove(item.id)}>
-            Delete
-          </button>
-        </footer>
-      </dialog>
+      {asking && (
+        <ConfirmDialog
+          id="kb-preview-delete"
+          title="Delete item"
+          question={`Are you sure you want to delete "${item.title}"? This action cannot be undone.`}
+          onConfirm={() => void remove(item.id)}
+          onClose={() => setAsking(false)}
+        />
+      )}
     </article>
   );
 }

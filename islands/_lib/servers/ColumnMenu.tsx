@@ -1,6 +1,6 @@
 import type { VisibilityState } from '@tanstack/react-table';
-import { SERVER_COLUMNS } from '../../../src/servers/fields';
-import { Icon } from './icons';
+import { SERVER_COLUMNS } from '../../../src/servers/shared';
+import { Icon } from '../icons';
 
 const TOGGLEABLE = SERVER_COLUMNS.filter((c) => c.id !== 'server' && c.id !== 'actions');
 

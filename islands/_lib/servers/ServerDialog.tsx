@@ -9,7 +9,7 @@ import {
   SERVER_TYPES,
   checkServerForm,
   type Server,
-} from '../../../src/servers/fields';
+} from '../../../src/servers/shared';
 import { api, ApiError } from '../api';
 import { toast } from '../toast';
 

@@ -1,7 +1,7 @@
 import type { ColumnDef } from '@tanstack/react-table';
-import { environmentColour, formatDateTime, statusColour } from '../../../src/ui/format';
-import { uptimeText, type Server } from '../../../src/servers/fields';
-import { Icon } from './icons';
+import { environmentColour, formatDateTime, statusColour } from '../../../src/ui/shared';
+import { uptimeText, type Server } from '../../../src/servers/shared';
+import { Icon } from '../icons';
 
 export interface RowActions {
   edit(s: Server): void;

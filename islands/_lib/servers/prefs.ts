@@ -1,5 +1,5 @@
 import type { VisibilityState } from '@tanstack/react-table';
-import { COLUMNS_STORAGE_KEY, SERVER_COLUMNS } from '../../../src/servers/fields';
+import { COLUMNS_STORAGE_KEY, SERVER_COLUMNS } from '../../../src/servers/shared';
 
 /** Spec §9 defaults: which server table columns show. */
 export function defaultVisibility(): VisibilityState {

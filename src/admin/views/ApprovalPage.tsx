@@ -1,7 +1,8 @@
 import { Fragment } from 'react';
 import { DENIED_MESSAGE } from '../../auth/policy';
-import { Badge, Banner, Card, DialogHeader, EmptyState } from '../../ui/components';
-import { formatDateTime, relativeTime } from '../../ui/format';
+import { Badge, Banner, Card, EmptyState } from '../../ui/components';
+import { ConfirmDialog } from '../../ui/Dialog';
+import { formatDateTime, relativeTime } from '../../ui/shared';
 import { Icon } from '../../ui/icons';
 import { roleLabel } from '../../ui/Sidebar';
 import type { PendingUser } from '../service';
@@ -9,32 +10,20 @@ import type { PendingUser } from '../service';
 const nameOf = (u: PendingUser) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
 const providerLabel = (p: string) => ({ local: 'Email', google: 'Google', oidc: 'SSO' })[p] ?? p;
 
-/** A confirm dialog whose form works with htmx (swap the list) and without it (POST, 303 back). */
-function ConfirmDialog({ user, decision }: { user: PendingUser; decision: 'approve' | 'reject' }) {
-  const id = `${decision}-${user.id}`;
-  const action = `/admin/approval/${user.id}/${decision}`;
+/** Approve or reject one user: with htmx the list is swapped, without it the form POSTs and comes back (303). */
+function DecisionDialog({ user, decision }: { user: PendingUser; decision: 'approve' | 'reject' }) {
   const approve = decision === 'approve';
+  const consequence = approve ? 'They will be able to sign in.' : 'They will not be able to sign in.';
   return (
-    <dialog id={id} className="dialog" aria-labelledby={`${id}-title`}>
-      <form method="post" action={action} hx-post={action} hx-target="#pending-users" hx-swap="outerHTML">
-        <DialogHeader id={id} title={approve ? 'Approve User' : 'Reject User'} />
-        <div className="dialog__body">
-          <p>
-            {approve
-              ? `Are you sure you want to approve ${nameOf(user)} (${user.email})? They will be able to sign in.`
-              : `Are you sure you want to reject ${nameOf(user)} (${user.email})? They will not be able to sign in.`}
-          </p>
-        </div>
-        <footer className="dialog__footer">
-          <button type="button" className="btn btn--secondary" data-close-dialog>
-            Cancel
-          </button>
-          <button type="submit" className={`btn ${approve ? 'btn--primary' : 'btn--danger'}`}>
-            {approve ? 'Approve' : 'Reject'}
-          </button>
-        </footer>
-      </form>
-    </dialog>
+    <ConfirmDialog
+      id={`${decision}-${user.id}`}
+      title={approve ? 'Approve User' : 'Reject User'}
+      question={`Are you sure you want to ${decision} ${nameOf(user)} (${user.email})? ${consequence}`}
+      action={`/admin/approval/${user.id}/${decision}`}
+      submit={approve ? 'Approve' : 'Reject'}
+      danger={!approve}
+      form={{ 'hx-target': '#pending-users', 'hx-swap': 'outerHTML' }}
+    />
   );
 }
 
@@ -132,8 +121,8 @@ export function PendingUsersRegion({
       </Card>
       {users.map((u) => (
         <Fragment key={u.id}>
-          <ConfirmDialog user={u} decision="approve" />
-          <ConfirmDialog user={u} decision="reject" />
+          <DecisionDialog user={u} decision="approve" />
+          <DecisionDialog user={u} decision="reject" />
         </Fragment>
       ))}
     </div>

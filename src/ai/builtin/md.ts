@@ -1,4 +1,4 @@
-import { formatDateTime } from '../../ui/format';
+import { formatDateTime } from '../../ui/shared';
 
 /** Markdown building helpers for the built-in engine; every data value is escaped so it stays data. */
 

@@ -1,5 +1,5 @@
 import { Badge, Card, EmptyState } from '../../ui/components';
-import { environmentColour, formatNumber, formatUptime, statusColour } from '../../ui/format';
+import { environmentColour, formatNumber, formatUptime, statusColour } from '../../ui/shared';
 import { Icon } from '../../ui/icons';
 import type { EnvironmentFilter, OverviewServer } from '../service';
 

@@ -1,5 +1,5 @@
 import { Badge, Card, EmptyState } from '../../ui/components';
-import { relativeTime } from '../../ui/format';
+import { relativeTime } from '../../ui/shared';
 import type { RecentArticle } from '../service';
 
 /** Spec: Template if isTemplate, else Published if isPublished, else Draft. */

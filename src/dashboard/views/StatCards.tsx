@@ -1,4 +1,4 @@
-import { formatNumber as fmt } from '../../ui/format';
+import { formatNumber as fmt } from '../../ui/shared';
 import type { DashboardStats } from '../service';
 
 function StatCard({ label, value, sub }: { label: string; value: string; sub: string }) {

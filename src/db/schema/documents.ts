@@ -13,10 +13,8 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, tsvector, updatedAt } from './common';
-import { spaces, templateTypes } from '../../knowledge/schemas';
+import { spaces, templateTypes } from './values';
 import { users } from './users';
-
-// The value lists live with the feature's zod schemas (shared with the islands), so they are written once.
 
 /** Knowledge items and documents share this table; `space` tells them apart. */
 export const documents = pgTable(

@@ -2,7 +2,6 @@ import { boolean, index, jsonb, pgTable, text, timestamp, uuid, varchar } from '
 import { createdAt, id, updatedAt } from './common';
 
 export const accountStatuses = ['pending_verification', 'pending_approval', 'active', 'rejected'] as const;
-export type AccountStatus = (typeof accountStatuses)[number];
 
 export const users = pgTable(
   'users',

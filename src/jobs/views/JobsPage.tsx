@@ -1,6 +1,6 @@
 import { Badge, Banner, Card, EmptyState } from '../../ui/components';
-import { formatDateTime, relativeTime } from '../../ui/format';
-import type { BadgeColour } from '../../ui/format';
+import { formatDateTime, relativeTime } from '../../ui/shared';
+import type { BadgeColour } from '../../ui/shared';
 import type { JobRow, JobsMode } from '../overview';
 import type { FailedMail } from '../service';
 

@@ -1,8 +1,8 @@
 import type { Assets } from '../../ui/assets';
 import { IslandRoot } from '../../ui/Island';
 import CategoryView from '../../../islands/CategoryView';
-import type { CategoryGroup, CategoryItem, PreviewItem } from '../../../islands/_lib/knowledge/types';
 import type { Item } from '../schemas';
+import { pick, PREVIEW_FIELDS, type CategoryGroup, type CategoryItem, type PreviewItem } from '../shared';
 
 /** Items per group sent to the browser; bigger groups link to their own filtered view. */
 const PER_GROUP = 100;
@@ -28,15 +28,7 @@ export function buildGroups(
 }
 
 const previewOf = (i: CategoryPaneProps['selected'] & {}): PreviewItem => ({
-  id: i.id,
-  title: i.title,
-  category: i.category,
-  templateType: i.templateType,
-  isTemplate: i.isTemplate,
-  version: i.version,
-  updatedAt: i.updatedAt,
-  excerpt: i.excerpt,
-  tags: i.tags,
+  ...pick(i, PREVIEW_FIELDS),
   html: i.html,
   servers: i.servers,
 });

@@ -1,22 +1,23 @@
-import { DialogHeader, Skeleton } from '../../ui/components';
+import { Card, Skeleton } from '../../ui/components';
+import { Dialog, DialogActions, DialogContent } from '../../ui/Dialog';
 
-/** The one confirmation dialog of a list page; its body is loaded by htmx from {path}/{id}/delete. */
-export function DeleteDialog({ oob }: { oob?: boolean }) {
+/** The id of a list page's delete dialog: delete buttons open it and load its content into it (htmx). */
+export const DELETE_DIALOG_ID = 'confirm-delete';
+const TITLE = 'Delete item';
+
+/** Spec: Are you sure you want to delete "{title}"? This action cannot be undone. */
+const question = (title: string) => `Are you sure you want to delete "${title}"? This action cannot be undone.`;
+
+/**
+ * The one delete dialog of a list page, inside the swapped results: its content (DeleteConfirm) is loaded from
+ * {path}/{id}/delete, and a delete swaps the results, which replaces (so closes) it.
+ */
+export function DeleteDialog() {
   return (
-    <dialog
-      id="confirm-delete"
-      className="dialog"
-      aria-labelledby="confirm-delete-title"
-      hx-swap-oob={oob ? 'true' : undefined}
-    >
-      <DialogHeader id="confirm-delete" title="Delete item" />
-      <div id="confirm-delete-body">
-        <div className="dialog__body">
-          <Skeleton />
-          <Skeleton />
-        </div>
-      </div>
-    </dialog>
+    <Dialog id={DELETE_DIALOG_ID} title={TITLE}>
+      <Skeleton />
+      <Skeleton />
+    </Dialog>
   );
 }
 
@@ -25,38 +26,37 @@ export interface DeleteConfirmProps {
   title: string;
   /** The list URL to return to (its filters are kept). */
   back: string;
-  /** Inside the dialog (htmx) or on its own page (no JavaScript). */
-  inDialog: boolean;
 }
 
-/** Spec: Are you sure you want to delete "{title}"? This action cannot be undone. */
-export function DeleteConfirm({ action, title, back, inDialog }: DeleteConfirmProps) {
+/** The delete dialog's content: the question, then a POST (htmx) that answers the list's new results. */
+export function DeleteConfirm({ action, title, back }: DeleteConfirmProps) {
+  const form = { method: 'post', action, 'hx-post': action, 'hx-target': '#kb-results', 'hx-indicator': '#kb-results' };
   return (
-    <form
-      method="post"
-      action={action}
-      hx-post={inDialog ? action : undefined}
-      hx-target={inDialog ? '#kb-results' : undefined}
-      hx-indicator="#kb-results"
-    >
+    <DialogContent id={DELETE_DIALOG_ID} title={TITLE} form={form} footer={<DialogActions submit="Delete" danger />}>
       <input type="hidden" name="back" value={back} />
-      <div className="dialog__body">
-        <p>{`Are you sure you want to delete "${title}"? This action cannot be undone.`}</p>
-      </div>
-      <footer className="dialog__footer">
-        {inDialog ? (
-          <button type="button" className="btn btn--secondary" data-close-dialog>
-            Cancel
-          </button>
-        ) : (
+      <p>{question(title)}</p>
+    </DialogContent>
+  );
+}
+
+/** Without JavaScript: the same question on a page of its own, whose Cancel goes back to the list. */
+export function DeleteConfirmPage({ action, title, back }: DeleteConfirmProps) {
+  return (
+    <Card title={TITLE}>
+      <form method="post" action={action}>
+        <input type="hidden" name="back" value={back} />
+        <div className="dialog__body">
+          <p>{question(title)}</p>
+        </div>
+        <footer className="dialog__footer">
           <a className="btn btn--secondary" href={back}>
             Cancel
           </a>
-        )}
-        <button type="submit" className="btn btn--danger">
-          Delete
-        </button>
-      </footer>
-    </form>
+          <button type="submit" className="btn btn--danger">
+            Delete
+          </button>
+        </footer>
+      </form>
+    </Card>
   );
 }

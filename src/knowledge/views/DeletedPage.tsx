@@ -1,5 +1,5 @@
 import { Banner, EmptyState } from '../../ui/components';
-import { formatDateTime, relativeTime } from '../../ui/format';
+import { formatDateTime, relativeTime } from '../../ui/shared';
 import type { DeletedItem } from '../deleted';
 
 export interface DeletedPageProps {

@@ -1,22 +1,17 @@
 import { Badge } from '../../ui/components';
-import { relativeTime } from '../../ui/format';
+import { relativeTime } from '../../ui/shared';
 import { Icon } from '../../ui/icons';
-import { kbTypeLabels, kbTypeOf, type Item } from '../schemas';
-
-const typeIcons = {
-  'knowledge-base': 'book',
-  'work-instruction': 'clipboard',
-  'how-to-guide': 'wrench',
-  'build-document': 'server',
-} as const;
+import type { Item } from '../schemas';
+import { ITEM_TYPES, kbTypeOf } from '../shared';
+import { DELETE_DIALOG_ID } from './DeleteDialog';
 
 /** Type icon and label of a knowledge item. */
 export function TypeLabel({ item }: { item: Pick<Item, 'templateType'> }) {
-  const type = kbTypeOf(item.templateType);
+  const type = ITEM_TYPES[kbTypeOf(item.templateType)];
   return (
     <span className="kb-type">
-      <Icon name={typeIcons[type]} />
-      {kbTypeLabels[type]}
+      <Icon name={type.icon} />
+      {type.label}
     </span>
   );
 }
@@ -57,8 +52,8 @@ export function DeleteButton({ href, title }: { href: string; title: string }) {
       className="icon-button"
       href={href}
       hx-get={href}
-      hx-target="#confirm-delete-body"
-      data-open-dialog="confirm-delete"
+      hx-target={`#${DELETE_DIALOG_ID}`}
+      data-open-dialog={DELETE_DIALOG_ID}
       aria-label={`Delete ${title}`}
       title="Delete"
     >

@@ -1,5 +1,5 @@
 import { Skeleton } from '../../ui/components';
-import { relativeTime } from '../../ui/format';
+import { relativeTime } from '../../ui/shared';
 import type { Item } from '../schemas';
 import { DeleteButton, TypeLabel } from './ItemBits';
 

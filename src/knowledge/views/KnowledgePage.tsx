@@ -1,17 +1,10 @@
 import type { ReactNode } from 'react';
-import { AutoCreatePanel } from '../../ai/views/AutoCreatePanel';
 import { Banner } from '../../ui/components';
 import { Icon } from '../../ui/icons';
-import { DeleteDialog } from './DeleteDialog';
+import { ITEM_TYPES, kbTypes, SPACES, type Space } from '../shared';
+import { AutoCreatePanel } from './AutoCreatePanel';
 import { Toolbar } from './Toolbar';
 import type { ListState } from './urls';
-
-const createOptions = [
-  ['knowledge-base', 'Knowledge Base'],
-  ['work-instruction', 'Work Instruction'],
-  ['how-to-guide', 'How-To Guide'],
-  ['build-document', 'Build Document'],
-] as const;
 
 /** The Create New menu (a <details> dropdown: no JavaScript needed). */
 export function CreateMenu() {
@@ -22,9 +15,9 @@ export function CreateMenu() {
         Create New
       </summary>
       <div className="menu__list" role="menu">
-        {createOptions.map(([type, label]) => (
-          <a key={type} className="menu__item" role="menuitem" href={`/knowledge-base/new?type=${type}`}>
-            {label}
+        {kbTypes.map((type) => (
+          <a key={type} className="menu__item" role="menuitem" href={`${SPACES.knowledge.path}/new?type=${type}`}>
+            {ITEM_TYPES[type].label}
           </a>
         ))}
       </div>
@@ -33,13 +26,12 @@ export function CreateMenu() {
 }
 
 export interface ListPageProps {
-  path: string;
+  space: Space;
   state: ListState;
   categories: string[];
   results: ReactNode;
   /** Knowledge base only: the Auto Create KB panel. */
   autoCreateOpen?: boolean;
-  knowledge: boolean;
   notice?: { variant: 'success' | 'error'; text: string };
   /** The clean address after a deep link or a notice (boot.js replaces the URL with it). */
   replaceUrl?: string;
@@ -47,31 +39,32 @@ export interface ListPageProps {
   admin?: boolean;
 }
 
-/** /knowledge-base and /documents: filters, create action, the swappable results, the delete dialog. */
+/** /knowledge-base and /documents: filters, create action, the swappable results (with the delete dialog). */
 export function ListPage(props: ListPageProps) {
+  const { path, hasKinds, page } = SPACES[props.space];
   return (
     <div className="stack kb-page">
       {props.replaceUrl && <div hidden data-replace-url={props.replaceUrl} />}
-      {props.knowledge && <AutoCreatePanel open={!!props.autoCreateOpen} />}
+      {hasKinds && <AutoCreatePanel open={!!props.autoCreateOpen} />}
       {props.notice && <Banner variant={props.notice.variant}>{props.notice.text}</Banner>}
       <div className="row kb-head">
         <Toolbar
-          path={props.path}
+          path={path}
           state={props.state}
           categories={props.categories}
-          withTypeAndViews={props.knowledge}
-          searchLabel={props.knowledge ? 'Search knowledge base' : 'Search documents'}
+          withTypeAndViews={hasKinds}
+          searchLabel={page.searchLabel}
         />
         <span className="spacer" />
         {props.admin && (
-          <a className="btn btn--ghost" href={`${props.path}/deleted`}>
+          <a className="btn btn--ghost" href={`${path}/deleted`}>
             Deleted items
           </a>
         )}
-        {props.knowledge ? (
+        {hasKinds ? (
           <CreateMenu />
         ) : (
-          <a className="btn btn--primary" href="/documents/new">
+          <a className="btn btn--primary" href={`${path}/new`}>
             <Icon name="plus" />
             New Document
           </a>
@@ -80,7 +73,6 @@ export function ListPage(props: ListPageProps) {
       <div id="kb-results" className="kb-results">
         {props.results}
       </div>
-      <DeleteDialog />
     </div>
   );
 }

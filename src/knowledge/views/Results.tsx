@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../ui/components';
 import type { Item, ViewMode } from '../schemas';
+import { DeleteDialog } from './DeleteDialog';
 import { GridSkeleton, ItemGrid } from './ItemGrid';
 import { ItemList, ListSkeleton } from './ItemList';
 import { listUrl, type ListState } from './urls';
@@ -36,7 +37,10 @@ function MoreLink({ path, state, shown, total }: { path: string; state: ListStat
   );
 }
 
-/** The swapped part of a list screen: skeletons (shown while htmx loads), then the items in the chosen view. */
+/**
+ * The swapped part of a list screen: skeletons (shown while htmx loads), the items in the chosen view, and the
+ * delete dialog (swapped with them, so a delete's new results close it).
+ */
 export function Results(props: ResultsProps) {
   const view: ViewMode = props.state.view ?? 'grid';
   return (
@@ -60,6 +64,7 @@ export function Results(props: ResultsProps) {
           </>
         )}
       </div>
+      <DeleteDialog />
     </>
   );
 }
@@ -72,6 +77,9 @@ export function KnowledgeEmpty({ filtering }: { filtering: boolean }) {
     <EmptyState icon="book" title="No knowledge items yet" text="Create your first knowledge item to get started" />
   );
 }
+
+/** The empty states of each space's list. */
+export const EMPTY_STATES = { knowledge: KnowledgeEmpty, documents: DocumentsEmpty } as const;
 
 /** The documents screen's empty states. */
 export function DocumentsEmpty({ filtering }: { filtering: boolean }) {

@@ -1,5 +1,6 @@
 import { Icon } from '../../ui/icons';
-import { kbTypeFilterLabels, kbTypes, views, type ViewMode } from '../schemas';
+import { views, type ViewMode } from '../schemas';
+import { ITEM_TYPES, kbTypes } from '../shared';
 import type { ListState } from './urls';
 
 const viewLabels: Record<ViewMode, { label: string; icon: string }> = {
@@ -56,7 +57,7 @@ export function Toolbar({ path, state, categories, withTypeAndViews, searchLabel
             <option value="">All Types</option>
             {kbTypes.map((t) => (
               <option key={t} value={t}>
-                {kbTypeFilterLabels[t]}
+                {ITEM_TYPES[t].filterLabel}
               </option>
             ))}
           </select>

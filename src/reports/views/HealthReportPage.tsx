@@ -1,6 +1,6 @@
 import { serverStatuses } from '../../db/schema';
 import { Badge, Card } from '../../ui/components';
-import { environmentColour, formatDateTime, statusColour } from '../../ui/format';
+import { environmentColour, formatDateTime, statusColour } from '../../ui/shared';
 import { reportSections, type ReportSection } from '../sections';
 import type { HealthReport } from '../service';
 

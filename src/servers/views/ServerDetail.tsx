@@ -1,5 +1,5 @@
 import { Badge, Banner, Card, EmptyState, Field } from '../../ui/components';
-import { environmentColour, formatDateTime, statusColour } from '../../ui/format';
+import { environmentColour, formatDateTime, statusColour } from '../../ui/shared';
 import { uptimeText, type Server } from '../schemas';
 import type { HealthCheckEntry, LinkedDocument } from '../service';
 import { Sparkline } from './Sparkline';

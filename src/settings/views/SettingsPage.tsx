@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Card, Field } from '../../ui/components';
-import { formatDateTime, relativeTime } from '../../ui/format';
+import { formatDateTime, relativeTime } from '../../ui/shared';
 import { AvatarForm } from './AvatarForm';
 import { settingsDepartments, themeChoices, timezones, type Settings } from '../schemas';
 

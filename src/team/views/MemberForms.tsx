@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
-import { DialogHeader, Field } from '../../ui/components';
+import type { FieldErrors, FormValues } from '../../http/form';
+import { Field } from '../../ui/components';
+import { ConfirmDialog, Dialog, DialogActions, DialogContent, type DialogFormProps } from '../../ui/Dialog';
 import { departmentChoices, memberStatuses, roleChoices, type TeamMember } from '../schemas';
 
 export interface FormState {
-  values: Record<string, string>;
-  errors: Record<string, string>;
+  values: FormValues;
+  errors: FieldErrors;
 }
 const empty: FormState = { values: {}, errors: {} };
 
@@ -23,48 +25,45 @@ interface FormProps {
   submit: string;
   /** The toast text if the request fails (spec §8). */
   failed: string;
-  danger?: boolean;
   children: ReactNode;
 }
 
-/** A native <dialog> whose form posts with htmx (re-rendering itself on errors) or plainly without JS. */
-function FormDialog(props: FormProps & { open?: boolean }) {
+/** A member dialog's form: posts with htmx (re-rendering itself on errors) or plainly without JS. */
+function formOf(id: string, failed: string, action?: string): DialogFormProps {
+  const posts = action ? { method: 'post', action, 'hx-post': action } : {};
+  return {
+    id: `${id}-form`,
+    ...posts,
+    'hx-target': 'this',
+    'hx-swap': 'outerHTML',
+    'hx-disabled-elt': 'find button[type=submit]',
+    'data-error-toast': failed,
+  };
+}
+
+function FormDialog({ id, title, action, submit, failed, children, open }: FormProps & { open?: boolean }) {
+  const footer = <DialogActions submit={submit} />;
   return (
-    <dialog
-      id={props.id}
-      className="dialog"
-      aria-labelledby={`${props.id}-title`}
-      data-open-on-load={props.open ? '' : undefined}
+    <Dialog
+      id={id}
+      title={title}
+      openOnLoad={open}
+      form={formOf(id, failed, action)}
+      bodyClassName="stack"
+      footer={footer}
     >
-      <FormBody {...props} />
-    </dialog>
+      {children}
+    </Dialog>
   );
 }
 
 /** The form inside a dialog: what htmx swaps when the server answers with errors. */
-export function FormBody({ id, title, action, submit, failed, danger, children }: FormProps) {
+export function FormBody({ id, title, action, submit, failed, children }: FormProps) {
+  const footer = <DialogActions submit={submit} />;
   return (
-    <form
-      id={`${id}-form`}
-      method="post"
-      action={action}
-      hx-post={action}
-      hx-target="this"
-      hx-swap="outerHTML"
-      hx-disabled-elt="find button[type=submit]"
-      data-error-toast={failed}
-    >
-      <DialogHeader id={id} title={title} />
-      <div className="dialog__body stack">{children}</div>
-      <footer className="dialog__footer">
-        <button type="button" className="btn" data-close-dialog>
-          Cancel
-        </button>
-        <button type="submit" className={`btn ${danger ? 'btn--danger' : 'btn--primary'}`}>
-          {submit}
-        </button>
-      </footer>
-    </form>
+    <DialogContent id={id} title={title} form={formOf(id, failed, action)} bodyClassName="stack" footer={footer}>
+      {children}
+    </DialogContent>
   );
 }
 
@@ -224,16 +223,13 @@ export function MemberDialogs({ member, edit, open }: { member: TeamMember; edit
           withStatus
         />
       </FormDialog>
-      <FormDialog
+      <ConfirmDialog
         id={`delete-${member.id}`}
         title="Delete Team Member"
+        question={deleteQuestion(member.name)}
         action={`/team/members/${member.id}/delete`}
-        submit="Delete"
-        failed={FAILED.delete}
-        danger
-      >
-        <p>{deleteQuestion(member.name)}</p>
-      </FormDialog>
+        form={formOf(`delete-${member.id}`, FAILED.delete)}
+      />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { Avatar, Badge, EmptyState } from '../../ui/components';
-import { formatDate, initials } from '../../ui/format';
+import { formatDate, initials } from '../../ui/shared';
 import { Icon } from '../../ui/icons';
 import { roleColour, type TeamMember } from '../schemas';
 import { ChoiceLists, MemberDialogs, TopDialogs, type FormState } from './MemberForms';

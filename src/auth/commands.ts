@@ -1,0 +1,37 @@
+import type { Db } from '../db/client';
+import type { UserRow } from './accounts';
+import { signInExternal } from './external';
+import { finishAuthorization, type ProviderSettings } from './oidc';
+import { createSession } from './sessions';
+
+/** How an external sign-in ended: a session, the account state that keeps it out, or a failure. */
+export type ExternalSignIn =
+  | { outcome: 'signed_in'; token: string }
+  | { outcome: 'not_active'; status: UserRow['accountStatus'] }
+  | { outcome: 'failed'; error: unknown };
+
+/**
+ * Finishes a Google/OIDC sign-in: checks the provider's answer (state, nonce, PKCE, ID token), finds, links or
+ * creates the account, and opens a session when the account is active.
+ */
+export async function completeExternalSignIn(
+  db: Db,
+  appUrl: string,
+  provider: {
+    settings: ProviderSettings;
+    callbackUrl: URL;
+    checks: { verifier: string; state: string; nonce: string };
+  },
+  client: { ip: string; userAgent?: string },
+): Promise<ExternalSignIn> {
+  let user: UserRow;
+  try {
+    const identity = await finishAuthorization(provider.settings, provider.callbackUrl, provider.checks);
+    user = await signInExternal(db, appUrl, identity);
+  } catch (error) {
+    return { outcome: 'failed', error };
+  }
+  if (user.accountStatus !== 'active') return { outcome: 'not_active', status: user.accountStatus };
+  const { token } = await createSession(db, user.id, { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) });
+  return { outcome: 'signed_in', token };
+}

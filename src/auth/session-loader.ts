@@ -1,0 +1,16 @@
+import type { MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie } from 'hono/cookie';
+import type { AppEnv } from '../app-env';
+import { sessionCookieName } from '../http/session';
+import { findSessionUser } from './sessions';
+
+/** Loads c.var.user from the session cookie (null when signed out); an unknown or expired cookie is deleted. */
+export const sessionLoader = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const { config, db } = c.var.deps;
+  const token = getCookie(c, sessionCookieName(config.secureCookies));
+  const found = token ? await findSessionUser(db, token) : null;
+  c.set('user', found?.user ?? null);
+  c.set('sessionId', found?.sid ?? null);
+  if (token && !found) deleteCookie(c, sessionCookieName(config.secureCookies), { path: '/' });
+  await next();
+};

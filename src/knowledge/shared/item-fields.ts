@@ -1,0 +1,87 @@
+import type { TemplateType } from './item-types';
+
+/**
+ * The fields of a knowledge item or document, once: the selected columns, the version snapshot, the editor's
+ * fields and payload, and what the islands receive are all derived from these lists.
+ */
+
+/** Optional text an editor sets (null when empty). */
+export const OPTIONAL_TEXT_FIELDS = ['excerpt', 'technology', 'domain', 'category'] as const;
+
+/** Everything an edit sets besides title and content; kept in each version's snapshot so a restore brings it back. */
+export const SNAPSHOT_FIELDS = [
+  ...OPTIONAL_TEXT_FIELDS,
+  'tags',
+  'isPublished',
+  'isTemplate',
+  'templateType',
+  'attachedImages',
+  'formModel',
+] as const;
+
+/** Every field a create or an update sets. */
+export const EDITABLE_FIELDS = ['title', 'content', ...SNAPSHOT_FIELDS] as const;
+
+/** An item as stored and as the API returns it (less its author). */
+export const ITEM_FIELDS = ['id', ...EDITABLE_FIELDS, 'version', 'authorId', 'createdAt', 'updatedAt'] as const;
+
+/** What the editor island receives of an item. */
+export const EDITOR_ITEM_FIELDS = ['id', ...EDITABLE_FIELDS, 'version', 'updatedAt'] as const;
+
+/** What the category view's preview shows of an item (besides its rendered HTML and linked servers). */
+export const PREVIEW_FIELDS = [
+  'id',
+  'title',
+  'category',
+  'templateType',
+  'isTemplate',
+  'version',
+  'updatedAt',
+  'excerpt',
+  'tags',
+] as const;
+
+/** The named fields of an object (the lists above applied to a row or an item). */
+export function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
+}
+
+export interface ItemAuthor {
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+}
+
+/** A document or knowledge item as JSON (dates as ISO strings): ITEM_FIELDS and its author. */
+export interface Item {
+  id: string;
+  title: string;
+  content: string;
+  excerpt: string | null;
+  technology: string | null;
+  domain: string | null;
+  category: string | null;
+  tags: string[];
+  version: number;
+  isPublished: boolean;
+  isTemplate: boolean;
+  templateType: TemplateType | null;
+  attachedImages: string[];
+  /** As stored: a form model (validated since it was validated on the way in; older rows may hold any object). */
+  formModel: Record<string, unknown> | null;
+  authorId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  author?: ItemAuthor | null;
+}
+
+/** One row of the version list (spec §3 Document version + authorName). */
+export interface VersionItem {
+  id: string;
+  version: number;
+  title: string;
+  content: string;
+  authorName: string;
+  createdAt: string;
+  changeLog: string | null;
+}

@@ -1,0 +1,27 @@
+import type { Item, PREVIEW_FIELDS } from './item-fields';
+
+/** JSON shapes the knowledge islands receive from the server (dates as ISO strings). */
+
+/** An item in the category tree: only what the tree shows (hundreds of them reach the page). */
+export interface CategoryItem {
+  id: string;
+  title: string;
+}
+
+/** The item shown in the preview pane: PREVIEW_FIELDS, its content as sanitised HTML and its linked servers. */
+export type PreviewItem = Pick<Item, (typeof PREVIEW_FIELDS)[number]> & {
+  html: string;
+  servers?: LinkedServer[];
+};
+
+export interface CategoryGroup {
+  /** '' is "Uncategorized". */
+  name: string;
+  count: number;
+  items: CategoryItem[];
+}
+
+export interface LinkedServer {
+  id: string;
+  name: string;
+}

@@ -1,0 +1,79 @@
+import { spaces as storedSpaces } from '../../db/schema/values';
+import { DOCUMENT_TEMPLATE_TYPES, KNOWLEDGE_TEMPLATE_TYPES, type TemplateType } from './item-types';
+
+/** What differs between the two spaces that share the documents table: every `space === …` choice, once. */
+export interface SpaceInfo {
+  /** The list screen (also the base of its editor, delete and deleted-items pages). */
+  path: string;
+  /** The JSON API base (spec §7). */
+  api: string;
+  /** Knowledge items have kinds (type filter, Create New menu), views (grid, list, category) and a preview. */
+  hasKinds: boolean;
+  /** What the texts call one item. */
+  noun: string;
+  /** Template types offered in the editor. */
+  templateTypes: readonly TemplateType[];
+  /** The prefix of its audit actions (`knowledge.delete`) and the audit entity type. */
+  audit: { action: string; entityType: string };
+  page: { title: string; subtitle: string; deletedTitle: string; searchLabel: string };
+  messages: { deleted: string; missing: string; saveFailed: string };
+}
+
+export const SPACES = {
+  knowledge: {
+    path: '/knowledge-base',
+    api: '/api/knowledge-base',
+    hasKinds: true,
+    noun: 'knowledge base item',
+    templateTypes: KNOWLEDGE_TEMPLATE_TYPES,
+    audit: { action: 'knowledge', entityType: 'knowledge_item' },
+    page: {
+      title: 'Knowledge Base',
+      subtitle: 'Manage your knowledge base, work instructions, and templates',
+      deletedTitle: 'Deleted knowledge items',
+      searchLabel: 'Search knowledge base',
+    },
+    messages: {
+      deleted: 'Knowledge base item deleted successfully.',
+      missing: 'That knowledge base item does not exist or was deleted.',
+      saveFailed: 'Failed to save knowledge base document. Please try again.',
+    },
+  },
+  documents: {
+    path: '/documents',
+    api: '/api/documents',
+    hasKinds: false,
+    noun: 'document',
+    templateTypes: DOCUMENT_TEMPLATE_TYPES,
+    audit: { action: 'document', entityType: 'document' },
+    page: {
+      title: 'Documents',
+      subtitle: 'Manage your documentation and templates',
+      deletedTitle: 'Deleted documents',
+      searchLabel: 'Search documents',
+    },
+    messages: {
+      deleted: 'Document deleted successfully.',
+      missing: 'That document does not exist or was deleted.',
+      saveFailed: 'Failed to save document. Please try again.',
+    },
+  },
+} as const satisfies Record<string, SpaceInfo>;
+
+export type Space = keyof typeof SPACES;
+export const spaces = storedSpaces satisfies readonly Space[];
+
+export type ApiBase = (typeof SPACES)[Space]['api'];
+
+/** The space whose API base this is. */
+export const spaceOfApi = (base: ApiBase): Space => (base === SPACES.knowledge.api ? 'knowledge' : 'documents');
+
+/**
+ * Where an item opens from a link (search results, the assistant, a restore): a knowledge item in the list's
+ * preview, a document in its editor (via /documents?doc=, which redirects).
+ */
+export const itemHref = (space: Space, id: string) => `${SPACES[space].path}?doc=${id}`;
+
+/** Where an item is read: a knowledge item in the list's preview, a document in its editor. */
+export const openHref = (space: Space, id: string) =>
+  SPACES[space].hasKinds ? itemHref(space, id) : `${SPACES[space].path}/${id}/edit`;

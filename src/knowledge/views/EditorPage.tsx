@@ -1,0 +1,14 @@
+import type { DocumentEditorProps } from '../../../islands/DocumentEditor';
+import { Island } from '../../ui/Island';
+
+/** The editor page body: the DocumentEditor island (server-rendered, so the fields read before any script runs). */
+export function EditorPage(props: DocumentEditorProps) {
+  return (
+    <div className="editor-page">
+      <noscript>
+        <p className="banner banner--info">The editor needs JavaScript to save. You can still read the item below.</p>
+      </noscript>
+      <Island name="DocumentEditor" props={props} />
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  formKindOf,
+  ITEM_TYPES,
+  itemHref,
+  kbTypeOf,
+  kbTypes,
+  openHref,
+  SPACES,
+  spaceOfApi,
+  specialTemplateTypes,
+} from '../../src/knowledge/shared';
+
+describe('knowledge/shared: the browser-safe model', () => {
+  it('imports only its own modules and the stored value lists (no zod, no server code), so islands may import it', () => {
+    const dir = path.resolve(import.meta.dirname, '../../src/knowledge/shared');
+    for (const file of readdirSync(dir)) {
+      const source = readFileSync(path.join(dir, file), 'utf8');
+      const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+      // Besides each other, only the stored value lists (pure constants).
+      expect(
+        imports.filter((i) => !i.startsWith('./') && i !== '../../db/schema/values'),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  it('one item-type table relates the URL value, the stored templateType and the form kind', () => {
+    expect(kbTypes).toEqual(['knowledge-base', 'work-instruction', 'how-to-guide', 'build-document']);
+    for (const kind of kbTypes) {
+      const { templateType, form } = ITEM_TYPES[kind];
+      if (templateType) expect(kbTypeOf(templateType)).toBe(kind);
+      expect(formKindOf(templateType)).toBe(form);
+    }
+    expect(ITEM_TYPES['how-to-guide']).toMatchObject({ templateType: 'how_to_guide', form: 'howto' });
+    expect(kbTypeOf('maintenance')).toBe('knowledge-base');
+    expect(kbTypeOf(null)).toBe('knowledge-base');
+    expect(specialTemplateTypes).toEqual(['work_instruction', 'how_to_guide', 'build_document']);
+  });
+
+  it('one SPACES table: paths, API bases and where an item opens', () => {
+    expect(SPACES.knowledge).toMatchObject({ path: '/knowledge-base', api: '/api/knowledge-base', hasKinds: true });
+    expect(SPACES.documents).toMatchObject({ path: '/documents', api: '/api/documents', hasKinds: false });
+    expect(spaceOfApi('/api/knowledge-base')).toBe('knowledge');
+    expect(spaceOfApi('/api/documents')).toBe('documents');
+    expect(itemHref('knowledge', 'k1')).toBe('/knowledge-base?doc=k1');
+    expect(itemHref('documents', 'd1')).toBe('/documents?doc=d1');
+    expect(openHref('knowledge', 'k1')).toBe('/knowledge-base?doc=k1');
+    expect(openHref('documents', 'd1')).toBe('/documents/d1/edit');
+  });
+});
