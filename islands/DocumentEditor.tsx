@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   chooseTemplateType,
   contentOf,
@@ -46,7 +46,8 @@ export type DocumentEditorProps = {
 /** The document editor: fields, markdown or form content, Preview, AI, images, drafts, versions and conflicts. */
 export default function DocumentEditor({ base, kind, listUrl, item, timeZone, autoSave }: DocumentEditorProps) {
   const space = spaceOfApi(base);
-  const drafts = useMemo(() => draftStore<Fields>(draftKey(base, item?.id ?? null, kind), autoSave), []);
+  // One store for the editor's life: an island's props never change after hydration.
+  const [drafts] = useState(() => draftStore<Fields>(draftKey(base, item?.id ?? null, kind), autoSave));
   const [fields, setFields] = useState<Fields>(() => initialFields(item, kind));
   const [version, setVersion] = useState<number | null>(item?.version ?? null);
   const [mode, setMode] = useState<'edit' | 'preview'>('edit');
@@ -60,6 +61,7 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
   const pristine = useRef(initialFields(null, kind).content);
 
   // A draft left by an earlier visit (applied after hydration, so the server HTML matches); none with auto-save off.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restores the stored draft once, on mount
   useEffect(() => {
     const draft = drafts.load();
     if (!draft) return;
@@ -77,10 +79,10 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
       250,
     );
     return () => clearTimeout(t);
-  }, [fields, version]);
+  }, [fields, version, drafts]);
 
   // With auto-save off nothing keeps the changes, so leaving with unsaved ones asks first.
-  useEffect(() => (autoSave ? undefined : warnBeforeLeaving(() => dirty.current)), []);
+  useEffect(() => (autoSave ? undefined : warnBeforeLeaving(() => dirty.current)), [autoSave]);
 
   const change = (patch: Partial<Fields> | ((f: Fields) => Fields)) => {
     dirty.current = true;

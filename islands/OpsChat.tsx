@@ -46,6 +46,7 @@ export default function OpsChat({ mode, now, exchange }: OpsChatProps) {
     return () => clearInterval(t);
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the triggers: a new message or opening scrolls down
   useEffect(() => {
     list.current?.scrollTo({ top: list.current.scrollHeight });
   }, [chat.messages, open]);

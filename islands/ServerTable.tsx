@@ -8,7 +8,7 @@ import {
   type SortingState,
   type VisibilityState,
 } from '@tanstack/react-table';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ENVIRONMENTS, matchesServer, SERVER_PAGE_SIZE, type Server, type ServerFilters } from '../src/servers/shared';
 import { api } from './_lib/api';
 import { ColumnMenu } from './_lib/servers/ColumnMenu';
@@ -61,6 +61,7 @@ export default function ServerTable(props: ServerTableProps) {
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only: load the list, highlight the linked row
   useEffect(() => {
     loading.current = api<Server[]>('GET', '/api/servers').then(setServers, () =>
       toast('Error', 'Failed to refresh server data. Please try again.', 'error'),
@@ -99,32 +100,38 @@ export default function ServerTable(props: ServerTableProps) {
   }, [filters]);
 
   /** Changes the whole list once it is here (a change made while it loads waits for it). */
-  const updateServers = (change: (list: Server[]) => Server[]) =>
-    void loading.current.then(() => setServers((list) => list && change(list)));
+  const updateServers = useCallback(
+    (change: (list: Server[]) => Server[]) =>
+      void loading.current.then(() => setServers((list) => list && change(list))),
+    [],
+  );
 
   const rows = useMemo(
     () => (servers ? servers.filter((s) => matchesServer(s, filters as ServerFilters)) : props.pageRows),
-    [servers, filters],
+    [servers, filters, props.pageRows],
   );
   const total = servers ? rows.length : props.total;
 
-  const actions = {
-    busyId,
-    edit: (s: Server) => setDialog({ server: s }),
-    check: async (s: Server) => {
-      setBusyId(s.id);
-      try {
-        const updated = await api<Server>('POST', `/api/servers/${s.id}/health-check`);
-        updateServers((list) => list.map((x) => (x.id === updated.id ? updated : x)));
-        toast('Health Check Complete', 'Server metrics updated successfully.');
-      } catch {
-        toast('Health Check Failed', 'Failed to perform health check. Please try again.', 'error');
-      } finally {
-        setBusyId(null);
-      }
-    },
-    remove: (s: Server) => setDeleting(s),
-  };
+  const actions = useMemo(
+    () => ({
+      busyId,
+      edit: (s: Server) => setDialog({ server: s }),
+      check: async (s: Server) => {
+        setBusyId(s.id);
+        try {
+          const updated = await api<Server>('POST', `/api/servers/${s.id}/health-check`);
+          updateServers((list) => list.map((x) => (x.id === updated.id ? updated : x)));
+          toast('Health Check Complete', 'Server metrics updated successfully.');
+        } catch {
+          toast('Health Check Failed', 'Failed to perform health check. Please try again.', 'error');
+        } finally {
+          setBusyId(null);
+        }
+      },
+      remove: (s: Server) => setDeleting(s),
+    }),
+    [busyId, updateServers],
+  );
 
   async function deleteServer(s: Server) {
     try {
@@ -135,7 +142,10 @@ export default function ServerTable(props: ServerTableProps) {
       toast('Error', 'Failed to delete server. Please try again.', 'error');
     }
   }
-  const columns = useMemo(() => serverColumns(actions, docCounts, props.timeZone), [busyId, docCounts, props.timeZone]);
+  const columns = useMemo(
+    () => serverColumns(actions, docCounts, props.timeZone),
+    [actions, docCounts, props.timeZone],
+  );
 
   const table = useReactTable({
     data: rows,
@@ -181,6 +191,7 @@ export default function ServerTable(props: ServerTableProps) {
 
   return (
     <div className="server-table" data-loaded={servers ? '' : undefined}>
+      {/* biome-ignore lint/a11y/useSemanticElements: <form role=search> is the landmark, like other ones */}
       <form
         className="toolbar"
         method="get"

@@ -53,7 +53,8 @@ function mergeToolCalls(
 ): void {
   for (const d of deltas) {
     if (!(d.index >= 0 && d.index < MAX_TOOL_CALLS_PER_ROUND)) continue;
-    const call = (pending[d.index] ??= { id: '', name: '', args: '' });
+    const call = pending[d.index] ?? { id: '', name: '', args: '' };
+    pending[d.index] = call;
     if (d.id) call.id = d.id;
     if (d.function?.name) call.name += d.function.name;
     if (d.function?.arguments) call.args += d.function.arguments;

@@ -68,7 +68,7 @@ const INVALID_RESET = 'This password reset link is invalid or has expired.';
 async function accountOfResetToken(db: Db, tokenHash: string, lock = false) {
   const query = db.select().from(users).where(eq(users.passwordResetToken, tokenHash)).limit(1);
   const [u] = lock ? await query.for('update') : await query;
-  if (!u || !u.passwordResetExpires || u.passwordResetExpires.getTime() <= Date.now())
+  if (!u?.passwordResetExpires || u.passwordResetExpires.getTime() <= Date.now())
     throw badRequest(INVALID_RESET, 'invalid_token');
   return u;
 }

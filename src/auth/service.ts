@@ -85,7 +85,7 @@ export async function verifyEmail(db: Db, appUrl: string, token: string): Promis
   const tokenHash = hashToken(token);
   return db.transaction(async (tx) => {
     const [u] = await tx.select().from(users).where(eq(users.emailVerificationToken, tokenHash)).for('update').limit(1);
-    if (!u || !u.emailVerificationExpires || u.emailVerificationExpires.getTime() <= Date.now()) {
+    if (!u?.emailVerificationExpires || u.emailVerificationExpires.getTime() <= Date.now()) {
       throw badRequest('This verification link is invalid or has expired.', 'invalid_token');
     }
     const status = u.accountStatus === 'pending_verification' ? statusAfterVerification(u) : u.accountStatus;

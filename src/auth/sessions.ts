@@ -50,9 +50,12 @@ export async function findSessionUser(db: Db, token: string): Promise<{ user: Cu
   const sid = hashToken(token);
   const now = new Date();
   let query = sessionQueries.get(db);
-  if (!query) sessionQueries.set(db, (query = buildSessionQuery(db)));
+  if (!query) {
+    query = buildSessionQuery(db);
+    sessionQueries.set(db, query);
+  }
   const [row] = await query.execute({ sid });
-  if (!row || row.accountStatus !== 'active') return null;
+  if (row?.accountStatus !== 'active') return null;
   const fresh = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
   if (fresh.getTime() - row.expire.getTime() > SLIDE_AFTER_MS) {
     await db.update(sessions).set({ expire: fresh }).where(eq(sessions.sid, sid));

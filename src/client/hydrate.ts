@@ -15,10 +15,10 @@ function MarkHydrated({ el, children }: { el: HTMLElement; children?: ReactNode 
  * Mounts one island (bundled into every island entry, so React loads only with islands).
  * Returns its unmount function.
  */
-export function mountIsland(
-  component: ComponentType<any>,
+export function mountIsland<P extends object>(
+  component: ComponentType<P>,
   el: HTMLElement,
-  props: object,
+  props: P,
   prefix: string,
   clientOnly: boolean,
 ) {

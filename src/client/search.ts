@@ -19,7 +19,9 @@ export function initGlobalSearch(): void {
   const setActive = (index: number) => {
     const all = options();
     active = Math.max(-1, Math.min(index, all.length - 1));
-    all.forEach((o, i) => o.setAttribute('aria-selected', String(i === active)));
+    all.forEach((o, i) => {
+      o.setAttribute('aria-selected', String(i === active));
+    });
     const current = all[active];
     if (current) {
       input.setAttribute('aria-activedescendant', current.id);

@@ -5,6 +5,7 @@ export function initShell(): void {
     const shell = document.querySelector<HTMLElement>('.shell');
     if (target.closest('[data-sidebar-toggle]') && shell) {
       const collapsed = shell.toggleAttribute('data-collapsed');
+      // biome-ignore lint/suspicious/noDocumentCookie: server renders the sidebar from it; no Cookie Store API everywhere
       document.cookie = `sidebar=${collapsed ? 'collapsed' : 'expanded'}; path=/; max-age=31536000; samesite=lax`;
     } else if (target.closest('[data-menu-toggle]') && shell) {
       setMenu(shell, !shell.hasAttribute('data-menu-open'));

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { documentCounts, documents, documentVersions, users } from '../db/schema';
+import { documentCounts, documents, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
-import { conflict, notFound } from '../http/errors';
+import { conflict } from '../http/errors';
 import { getItem, lockRow, writeVersion } from './items';
 import { authorColumns, itemColumns, toItem } from './rows';
 import type { DocumentInput, Item, KbType, Space } from './schemas';

@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
 import type { AppEnv } from '../app-env';
 import { AppError, notFound } from '../http/errors';
 import { checkForm, formValues } from '../http/form';

@@ -76,12 +76,10 @@ export function settingsPages() {
   app.use('/settings/*', requirePageUser());
   app.get('/settings', (c) => render(c, { flash: flashes[c.req.query('updated') ?? ''] }));
   app.post('/settings/profile', (c) =>
-    withForm(
-      c,
-      'profile',
-      profileInput,
-      async (d) => (await updateProfile(c.var.deps.db, c.var.user!.id, d), 'profile'),
-    ),
+    withForm(c, 'profile', profileInput, async (d) => {
+      await updateProfile(c.var.deps.db, c.var.user!.id, d);
+      return 'profile';
+    }),
   );
   app.post('/settings/avatar', async (c) => {
     const file = (await c.req.parseBody()).avatar;
@@ -99,20 +97,16 @@ export function settingsPages() {
     return c.redirect('/settings?updated=avatar', 303);
   });
   app.post('/settings/notifications', (c) =>
-    withForm(
-      c,
-      'notifications',
-      notificationsInput,
-      async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences'),
-    ),
+    withForm(c, 'notifications', notificationsInput, async (d) => {
+      await savePreferences(c.var.deps.db, c.var.user!.id, d);
+      return 'preferences';
+    }),
   );
   app.post('/settings/appearance', (c) =>
-    withForm(
-      c,
-      'appearance',
-      appearanceInput,
-      async (d) => (await savePreferences(c.var.deps.db, c.var.user!.id, d), 'preferences'),
-    ),
+    withForm(c, 'appearance', appearanceInput, async (d) => {
+      await savePreferences(c.var.deps.db, c.var.user!.id, d);
+      return 'preferences';
+    }),
   );
   app.post('/settings/password', (c) =>
     withForm(c, 'password', passwordInput, async (d) => {

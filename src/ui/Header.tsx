@@ -20,6 +20,7 @@ export function Header({ title, subtitle, query }: { title: string; subtitle?: s
         <h1 className="page-header__title">{title}</h1>
         {subtitle && <p className="page-header__subtitle">{subtitle}</p>}
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: the form is the search landmark; <search> adds a box */}
       <form className="global-search" action="/search" method="get" role="search">
         <label className="visually-hidden" htmlFor="global-search-input">
           Search documents

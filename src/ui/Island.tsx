@@ -33,7 +33,8 @@ export function IslandRoot<P extends object>({
 }: RenderIslandOptions<P>) {
   const entry = assets.islands[name];
   if (!entry) throw new Error(`Island ${name} is not in the build manifest: run "npm run build".`);
-  const prefix = `i${((counter = (counter + 1) % 1e9)).toString(36)}-`;
+  counter = (counter + 1) % 1e9;
+  const prefix = `i${counter.toString(36)}-`;
   const html = clientOnly ? '' : renderToString(<Component {...props} />, { identifierPrefix: prefix });
   for (const href of entry.css ?? []) preinit(href, { as: 'style', precedence: 'default' });
   if (load === 'eager') {
@@ -48,6 +49,7 @@ export function IslandRoot<P extends object>({
       data-props={JSON.stringify(props)}
       data-load={load === 'eager' ? undefined : load}
       data-client-only={clientOnly ? '' : undefined}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: React's own renderToString output, escaped
       dangerouslySetInnerHTML={{ __html: html }}
     />
   );

@@ -183,6 +183,7 @@ export type IconName = keyof typeof paths;
  * carries its hash).
  */
 export const iconSprite = renderToStaticMarkup(
+  // biome-ignore lint/a11y/noSvgWithoutTitle: a <symbol> file, never shown; each <use> is labelled or hidden
   <svg xmlns="http://www.w3.org/2000/svg">
     {Object.entries(paths).map(([name, shape]) => (
       <symbol

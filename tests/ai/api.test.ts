@@ -282,13 +282,11 @@ describe("Ops AI answers in the asker's timezone", () => {
     const perth = await createSignedInUser(ctx.db);
     await ctx.db.insert(userPreferences).values({ userId: perth.id, timezone: 'Australia/Perth' });
     // 17:30 UTC on 20 Nov is 1:30 am on 21 Nov in Perth (UTC+8).
-    await ctx.db
-      .insert(healthChecks)
-      .values({
-        serverId: seed.servers['MEL-DB-01'],
-        status: 'maintenance',
-        checkedAt: new Date('2026-11-20T17:30:00Z'),
-      });
+    await ctx.db.insert(healthChecks).values({
+      serverId: seed.servers['MEL-DB-01'],
+      status: 'maintenance',
+      checkedAt: new Date('2026-11-20T17:30:00Z'),
+    });
     const query = 'What is going on with MEL-DB-01?';
     const res = await ctx.app.request(
       '/api/ai/ask',

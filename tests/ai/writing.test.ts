@@ -16,7 +16,7 @@ afterAll(() => ctx?.close());
 const post = (path: string, body: unknown, cookie = user.cookie) =>
   ctx.app.request(path, jsonRequest('POST', body, cookie));
 
-export const MESSY = `restart dns service on dc01
+const MESSY = `restart dns service on dc01
 
 users reported that nslookup fails for internal names after patching. the dns zone for corp looked fine.
 fix:

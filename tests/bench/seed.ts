@@ -31,7 +31,10 @@ const LOCATIONS = ['Auburn', 'Sydney', 'Melbourne', 'Brisbane', 'Perth', 'Auckla
 
 function rng(seed: number) {
   let s = seed;
-  return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

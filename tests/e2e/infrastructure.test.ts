@@ -217,14 +217,12 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
   });
 
   it('ships only the page shown, then searches and pages through the whole list without reloading', async () => {
-    await app.db
-      .insert(servers)
-      .values(
-        Array.from({ length: 60 }, (_, i) => ({
-          name: `fleet-${String(i).padStart(2, '0')}`,
-          ipAddress: `127.0.2.${i + 1}`,
-        })),
-      );
+    await app.db.insert(servers).values(
+      Array.from({ length: 60 }, (_, i) => ({
+        name: `fleet-${String(i).padStart(2, '0')}`,
+        ipAddress: `127.0.2.${i + 1}`,
+      })),
+    );
     const page = await context.newPage();
     const loads: string[] = [];
     page.on('request', (r) => r.isNavigationRequest() && loads.push(r.url()));

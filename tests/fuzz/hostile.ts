@@ -45,6 +45,7 @@ export const hostileStrings: readonly [string, string][] = [
   ['markup', '<img src=x onerror=alert(1)><script>alert(1)</script>'],
   ['SQL', "' OR 1=1; drop table users; --"],
   ['path', '../../../../etc/passwd'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${…} is the hostile input itself
   ['template', '{{7*7}}${7*7}#{7*7}'],
   ['number-like', '1e309'],
   ['prototype word', '__proto__'],

@@ -4,12 +4,20 @@ import type { Database } from '../../src/db/client';
  * Test databases not closed yet, kept on globalThis: a worker process runs many files and evaluates the test
  * helpers anew for each, so a module-level set would be forgotten with the file that filled it.
  */
-const open = ((globalThis as { opshubTestDatabases?: Set<Database> }).opshubTestDatabases ??= new Set());
+const registry = globalThis as { opshubTestDatabases?: Set<Database> };
+registry.opshubTestDatabases ??= new Set();
+const open = registry.opshubTestDatabases;
 
 /** The database, with a close() that also forgets it. */
 export function tracked(database: Database): Database {
   const close = database.close;
-  const wrapped: Database = { ...database, close: (timeoutMs) => (open.delete(wrapped), close(timeoutMs)) };
+  const wrapped: Database = {
+    ...database,
+    close: (timeoutMs) => {
+      open.delete(wrapped);
+      return close(timeoutMs);
+    },
+  };
   open.add(wrapped);
   return wrapped;
 }

@@ -87,7 +87,10 @@ describe('submitForm', () => {
   it('does not save an invalid form', async () => {
     let saved = false;
     const res = await post(
-      saving(async () => ((saved = true), 'x')),
+      saving(async () => {
+        saved = true;
+        return 'x';
+      }),
       { name: '', age: '1' },
     );
     expect((await res.json()).errors).toEqual({ name: 'Name is required' });

@@ -76,7 +76,7 @@ afterAll(async () => {
 describe('health-check round → e-mail notifications', () => {
   it('e-mails each opted-in active user once per round, listing who went offline and who came back, in their timezone', async () => {
     const db = database.db;
-    const ada = await createSignedInUser(db, { email: 'ada@example.com', firstName: 'Ada' });
+    await createSignedInUser(db, { email: 'ada@example.com', firstName: 'Ada' });
     const dee = await createSignedInUser(db, { email: 'dee@example.com', firstName: 'Dee' });
     await db.insert(userPreferences).values({ userId: dee.id, timezone: 'UTC' });
     const bob = await createSignedInUser(db, { email: 'bob@example.com' });
@@ -193,23 +193,21 @@ describe('changes of a round cut short (shutdown, deploy, crash) are announced',
       expect((await probeTcp('127.0.0.21', silent.port, 300)).error).toMatch(/^Timed out/);
       await db.delete(servers);
       // Never checked → checked first, by name: a-down, then 20 silent hosts fill the 20 probes; 4 wait.
-      await db
-        .insert(servers)
-        .values([
-          {
-            name: 'a-down',
-            ipAddress: '127.0.0.7',
-            monitorPort: await closedPort('127.0.0.7'),
-            status: 'online',
-            environment: 'production',
-          },
-          ...Array.from({ length: 24 }, (_, i) => ({
-            name: `silent-${String(i).padStart(2, '0')}`,
-            ipAddress: '127.0.0.21',
-            monitorPort: silent.port,
-            status: 'offline' as const,
-          })),
-        ]);
+      await db.insert(servers).values([
+        {
+          name: 'a-down',
+          ipAddress: '127.0.0.7',
+          monitorPort: await closedPort('127.0.0.7'),
+          status: 'online',
+          environment: 'production',
+        },
+        ...Array.from({ length: 24 }, (_, i) => ({
+          name: `silent-${String(i).padStart(2, '0')}`,
+          ipAddress: '127.0.0.21',
+          monitorPort: silent.port,
+          status: 'offline' as const,
+        })),
+      ]);
       const scheduler = testScheduler(database);
       const run = scheduler.runNow('health-checks');
       await waitFor(

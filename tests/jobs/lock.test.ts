@@ -43,7 +43,11 @@ describe('job lock in one process (PGlite and PostgreSQL)', () => {
       name: 'test-slow',
       title: 'Slow',
       schedule: () => 'off',
-      run: async () => (started.resolve(), await gate.promise, 'done'),
+      run: async () => {
+        started.resolve();
+        await gate.promise;
+        return 'done';
+      },
     });
     const scheduler = testScheduler(d, { jobs: [job] });
     const first = scheduler.runNow('test-slow');

@@ -78,7 +78,12 @@ describe('scheduler', () => {
       name: 'test-stubborn',
       title: 'Stubborn',
       schedule: () => 'off',
-      run: async () => ((stubbornStarted = true), await released, 'finally'), // ignores the signal
+      // ignores the signal
+      run: async () => {
+        stubbornStarted = true;
+        await released;
+        return 'finally';
+      },
     });
     const a = testScheduler(database, { jobs: [politeJob] });
     const running = a.runNow('test-polite');

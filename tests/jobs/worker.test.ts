@@ -66,7 +66,13 @@ describe('npm run worker', () => {
           inFlight = true;
           let raw = '';
           stream.on('data', (d) => (raw += d));
-          stream.on('end', () => setTimeout(() => (received.push(raw), cb()), 1500)); // a slow receiver
+          // a slow receiver
+          stream.on('end', () =>
+            setTimeout(() => {
+              received.push(raw);
+              cb();
+            }, 1500),
+          );
         },
       });
       await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));

@@ -65,9 +65,13 @@ async function startSmtp(options: SmtpOptions = {}) {
     url: `${options.secure ? 'smtps' : 'smtp'}://127.0.0.1:${port}${options.secure || options.starttls ? '?tls.rejectUnauthorized=false' : ''}`,
     received,
     arrivals,
-    refuseNext: (count: number, code = 451, text = 'Mailbox busy, try later') => void (refuse = { count, code, text }),
+    refuseNext: (count: number, code = 451, text = 'Mailbox busy, try later') => {
+      refuse = { count, code, text };
+    },
     /** Answers each message's data only after `ms`. */
-    replyAfter: (ms: number) => void (replyDelayMs = ms),
+    replyAfter: (ms: number) => {
+      replyDelayMs = ms;
+    },
     /** Forgets what arrived, drops replies still waiting, and answers at once again. */
     reset() {
       for (const timer of replyTimers) clearTimeout(timer);
@@ -84,7 +88,15 @@ async function startSmtp(options: SmtpOptions = {}) {
 let t: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 const logs: string[] = [];
-const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _e, cb) => (logs.push(String(chunk)), cb()) }));
+const logger = pino(
+  { level: 'info' },
+  new Writable({
+    write: (chunk, _e, cb) => {
+      logs.push(String(chunk));
+      cb();
+    },
+  }),
+);
 
 beforeAll(async () => {
   t = await createTestApp();

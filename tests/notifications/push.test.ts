@@ -109,14 +109,12 @@ describe('Web Push end to end (loopback push service)', () => {
     expect(service.received.length).toBe(before);
 
     service.state.answer = 410;
-    await t.db
-      .insert(servers)
-      .values({
-        name: 'db-push-2',
-        ipAddress: '127.0.0.9',
-        monitorPort: await port('127.0.0.9', true),
-        status: 'offline',
-      });
+    await t.db.insert(servers).values({
+      name: 'db-push-2',
+      ipAddress: '127.0.0.9',
+      monitorPort: await port('127.0.0.9', true),
+      status: 'offline',
+    });
     const outcome = await runHealthChecks();
     expect(outcome.message).toMatch(/pushed to 0 browsers\.$/);
     expect(service.received.length).toBe(before + 1);

@@ -60,15 +60,13 @@ async function seedFleet() {
     .returning({ id: servers.id, name: servers.name });
   for (const r of rows) ids[r.name] = r.id;
   // The previous report went out two hours ago.
-  await db
-    .insert(jobRuns)
-    .values({
-      job: 'health-report',
-      startedAt: ago(120 * MIN),
-      finishedAt: ago(119 * MIN),
-      result: 'ok',
-      durationMs: 40,
-    });
+  await db.insert(jobRuns).values({
+    job: 'health-report',
+    startedAt: ago(120 * MIN),
+    finishedAt: ago(119 * MIN),
+    result: 'ok',
+    durationMs: 40,
+  });
   await db
     .insert(jobRuns)
     .values({ job: 'health-report', startedAt: ago(60 * MIN), result: 'error', message: 'failed run does not count' });

@@ -77,15 +77,13 @@ describe('GET /api/search', () => {
 
   it('ranks a title hit first even when the word is in more items than are ranked (300)', async () => {
     // Written first, so the index yields these body hits before the title hit written last.
-    await t.db
-      .insert(documents)
-      .values(
-        Array.from({ length: 320 }, (_, i) => ({
-          space: 'knowledge' as const,
-          title: `Notes ${i}`,
-          content: 'Restart the nagios service.',
-        })),
-      );
+    await t.db.insert(documents).values(
+      Array.from({ length: 320 }, (_, i) => ({
+        space: 'knowledge' as const,
+        title: `Notes ${i}`,
+        content: 'Restart the nagios service.',
+      })),
+    );
     await doc('nagiosTitle', {
       title: 'Nagios upgrade runbook',
       content: 'Steps.',

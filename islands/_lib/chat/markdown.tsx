@@ -15,6 +15,7 @@ interface Options {
 }
 
 function inline(tokens: Token[] | undefined, o: Options): ReactNode {
+  // biome-ignore lint/suspicious/noArrayIndexKey: re-parsed each render: position is identity
   return (tokens ?? []).map((t, i) => <Fragment key={i}>{inlineToken(t, o)}</Fragment>);
 }
 
@@ -104,6 +105,7 @@ function block(t: Token, key: number, o: Options): ReactNode {
       return <hr key={key} />;
     case 'list': {
       const l = t as Tokens.List;
+      // biome-ignore lint/suspicious/noArrayIndexKey: re-parsed each render: position is identity
       const items = l.items.map((item, i) => <li key={i}>{blocks(item.tokens, o)}</li>);
       return l.ordered ? (
         <ol key={key} start={typeof l.start === 'number' && l.start !== 1 ? l.start : undefined}>
@@ -120,14 +122,17 @@ function block(t: Token, key: number, o: Options): ReactNode {
           <thead>
             <tr>
               {tb.header.map((c, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: re-parsed each render: position is identity
                 <th key={i}>{inline(c.tokens, o)}</th>
               ))}
             </tr>
           </thead>
           <tbody>
             {tb.rows.map((r, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: re-parsed each render: position is identity
               <tr key={i}>
                 {r.map((c, j) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: re-parsed each render: position is identity
                   <td key={j}>{inline(c.tokens, o)}</td>
                 ))}
               </tr>

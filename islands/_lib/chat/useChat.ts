@@ -54,7 +54,11 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
   const busy = useRef(false);
   const latest = useRef(messages);
   latest.current = messages;
+  // The latest callback, read when an action runs (the caller may pass a new function each render).
+  const navigated = useRef(onNavigate);
+  navigated.current = onNavigate;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restores the stored conversation once, on mount
   useEffect(() => {
     const saved = loadMessages(key);
     if (saved && !initial.length) setMessages(saved[0]?.id === 'welcome' ? saved : [welcome(mode), ...saved]);
@@ -66,12 +70,11 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
     // Only the welcome message: nothing to keep (Clear Chat removes the stored copy).
     if (messages.every((m) => m.id === 'welcome')) clearMessages(key);
     else saveMessages(key, messages);
-  }, [messages]);
-
-  const update = (id: string, change: (m: ChatMessage) => ChatMessage) =>
-    setMessages((all) => all.map((m) => (m.id === id ? change(m) : m)));
+  }, [messages, key]);
 
   const send = useCallback(async (text: string) => {
+    const update = (id: string, change: (m: ChatMessage) => ChatMessage) =>
+      setMessages((all) => all.map((m) => (m.id === id ? change(m) : m)));
     const query = text.trim();
     if (!query || busy.current) return;
     busy.current = true;
@@ -130,24 +133,27 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
     }
   }, []);
 
-  const runAction = useCallback((label: string) => {
-    const route = navigateActions[label] ?? (label.startsWith('/') ? label : undefined);
-    if (route) {
-      onNavigate?.();
-      window.location.assign(route);
-    } else if (queryActions[label]) {
-      setInput(queryActions[label]);
-      setTimeout(() => void send(queryActions[label]), 100);
-    } else if (label !== 'Ask another question') {
-      setInput(label);
-    }
-  }, []);
+  const runAction = useCallback(
+    (label: string) => {
+      const route = navigateActions[label] ?? (label.startsWith('/') ? label : undefined);
+      if (route) {
+        navigated.current?.();
+        window.location.assign(route);
+      } else if (queryActions[label]) {
+        setInput(queryActions[label]);
+        setTimeout(() => void send(queryActions[label]), 100);
+      } else if (label !== 'Ask another question') {
+        setInput(label);
+      }
+    },
+    [send],
+  );
 
   const clear = useCallback(() => {
     setMessages([welcome(mode)]);
     clearMessages(key);
     toast('Conversation cleared');
-  }, []);
+  }, [mode, key]);
 
   const copyMessage = useCallback(async (m: ChatMessage) => {
     try {

@@ -85,6 +85,7 @@ export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemP
           ))}
         </p>
       )}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the server sanitises item.html (renderMarkdown) */}
       <div className="prose kb-preview__content" dangerouslySetInnerHTML={{ __html: item.html }} />
       {asking && (
         <ConfirmDialog

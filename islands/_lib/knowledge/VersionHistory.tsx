@@ -140,17 +140,17 @@ export function VersionHistory({ base, id, currentVersion, onRestored }: Version
                   </label>
                 </div>
                 {diff ? (
-                  <pre
-                    className="vh__diff"
-                    aria-label={`Changes from version ${selected.version} to the current version`}
-                  >
-                    {diff.map((line, i) => (
-                      <div key={i} className={`vh__line vh__line--${line.kind}`}>
-                        {line.kind === 'add' ? '+ ' : line.kind === 'remove' ? '- ' : '  '}
-                        {line.text}
-                      </div>
-                    ))}
-                  </pre>
+                  <section aria-label={`Changes from version ${selected.version} to the current version`}>
+                    <pre className="vh__diff">
+                      {diff.map((line, i) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: diff lines are recomputed, position is identity
+                        <div key={i} className={`vh__line vh__line--${line.kind}`}>
+                          {line.kind === 'add' ? '+ ' : line.kind === 'remove' ? '- ' : '  '}
+                          {line.text}
+                        </div>
+                      ))}
+                    </pre>
+                  </section>
                 ) : (
                   <pre className="vh__content">{selected.content}</pre>
                 )}

@@ -19,6 +19,7 @@ export function ColumnMenu({
       <summary>
         <Icon name="columns" /> Customize View
       </summary>
+      {/* biome-ignore lint/a11y/useSemanticElements: a <fieldset> brings its own border, padding and min-width */}
       <div className="menu__list" role="group" aria-label="Visible columns">
         {TOGGLEABLE.map((c) => (
           <label key={c.id} className="menu__item checkbox">

@@ -37,7 +37,7 @@ export function uptimeFigures(s: DashboardStats['servers']): { value: string; su
 export function StatCards({ stats, oob }: { stats: DashboardStats; oob?: boolean }) {
   const uptime = uptimeFigures(stats.servers);
   return (
-    <div id="dash-stats" className="grid grid--4" aria-label="Statistics" hx-swap-oob={oob ? 'true' : undefined}>
+    <section id="dash-stats" className="grid grid--4" aria-label="Statistics" hx-swap-oob={oob ? 'true' : undefined}>
       <StatCard
         label="Total Servers"
         value={fmt(stats.servers.total)}
@@ -50,6 +50,6 @@ export function StatCards({ stats, oob }: { stats: DashboardStats; oob?: boolean
       />
       <StatCard label="Uptime" value={uptime.value} sub={uptime.sub} />
       <StatCard label="AI Suggestions" value={fmt(stats.ai.total)} sub={`+${fmt(stats.ai.today)} today`} />
-    </div>
+    </section>
   );
 }

@@ -24,7 +24,7 @@ export function fenced(code: string, lang = 'bash'): string {
 
 /** Joins blocks with blank lines, skipping empty ones. */
 export const blocks = (...parts: (string | false | null | undefined)[]) =>
-  parts.filter((p) => p && p.trim()).join('\n\n');
+  parts.filter((p) => typeof p === 'string' && p.trim() !== '').join('\n\n');
 
 const bullets = (items: string[], prefix = '- ') =>
   items

@@ -24,6 +24,7 @@ export interface ToolbarProps {
  */
 export function Toolbar({ path, state, categories, withTypeAndViews, searchLabel }: ToolbarProps) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: the form is the search landmark; <search> adds a box
     <form
       className="toolbar kb-toolbar"
       role="search"

@@ -7,6 +7,7 @@ const typeLabel = { knowledge: 'Knowledge Base', document: 'Document', server: '
 export function SearchPage({ q, results }: { q: string; results: SearchResult[] }) {
   return (
     <div className="stack">
+      {/* biome-ignore lint/a11y/useSemanticElements: the form is the search landmark; <search> adds a box */}
       <form className="toolbar search-page__form" action="/search" method="get" role="search">
         <label className="visually-hidden" htmlFor="search-page-input">
           Search

@@ -22,8 +22,18 @@ const pct = (v: number) => `${Math.round(v ?? 0)}%`;
 
 function Facts({ server: s, timeZone }: { server: Server; timeZone: string }) {
   const rows: [string, React.ReactNode][] = [
-    ['Status', <Badge colour={statusColour(s.status)}>{s.status}</Badge>],
-    ['Environment', <Badge colour={environmentColour(s.environment)}>{s.environment}</Badge>],
+    [
+      'Status',
+      <Badge key="status" colour={statusColour(s.status)}>
+        {s.status}
+      </Badge>,
+    ],
+    [
+      'Environment',
+      <Badge key="environment" colour={environmentColour(s.environment)}>
+        {s.environment}
+      </Badge>,
+    ],
     ['Hostname', s.hostname],
     ['IP address', s.ipAddress],
     ['Monitor port', String(s.monitorPort)],

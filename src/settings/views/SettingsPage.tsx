@@ -30,6 +30,7 @@ function Switch({ name, label, hint, checked }: { name: string; label: string; h
         id={`settings-${name}`}
         className="switch"
         type="checkbox"
+        // biome-ignore lint/a11y/useAriaPropsForRole: the native checkbox exposes its checked state
         role="switch"
         name={name}
         defaultChecked={checked}
@@ -56,6 +57,7 @@ function PushSwitch({ s, push }: SettingsPageProps) {
         id="settings-pushNotifications"
         className="switch"
         type="checkbox"
+        // biome-ignore lint/a11y/useAriaPropsForRole: the native checkbox exposes its checked state
         role="switch"
         defaultChecked={!!push && s.pushNotifications}
         disabled={!push}

@@ -28,12 +28,12 @@ function StatCard({ label, value }: { label: string; value: number }) {
 function TeamStats({ members }: { members: TeamMember[] }) {
   const departments = new Set(members.map((m) => m.department).filter(Boolean)).size;
   return (
-    <div className="grid grid--4" aria-label="Team statistics">
+    <section className="grid grid--4" aria-label="Team statistics">
       <StatCard label="Total Members" value={members.length} />
       <StatCard label="Active Now" value={members.filter((m) => m.status === 'active').length} />
       <StatCard label="Departments" value={departments} />
       <StatCard label="Administrators" value={members.filter((m) => m.role.includes('Administrator')).length} />
-    </div>
+    </section>
   );
 }
 
@@ -116,6 +116,7 @@ export function TeamPage(props: TeamPageProps) {
     <div id="team-page" className="stack">
       <TeamStats members={props.members} />
       <div className="toolbar">
+        {/* biome-ignore lint/a11y/useSemanticElements: the form is the search landmark; <search> adds a box */}
         <form method="get" action="/team" role="search" className="team-search">
           <label className="visually-hidden" htmlFor="team-search">
             Search team members

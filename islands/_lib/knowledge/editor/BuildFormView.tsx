@@ -68,6 +68,7 @@ export function BuildFormView({ form, onChange, onImages }: Props) {
         <legend className="field__label">Build Steps</legend>
         <ol className="stack editor-steps">
           {form.buildSteps.map((step, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: steps have no id; they are edited by position
             <li key={i} className="card editor-step" aria-label={`Build step ${i + 1}`}>
               <div className="card__body stack">
                 <div className="row">
@@ -121,6 +122,7 @@ export function BuildFormView({ form, onChange, onImages }: Props) {
                   {step.screenshots.length > 0 && (
                     <ul className="row editor-shots">
                       {step.screenshots.map((src, j) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: a path may repeat; the index tells copies apart
                         <li key={src + j}>
                           <img src={src} alt={`Step ${i + 1} screenshot ${j + 1}`} width={160} />
                           <button
@@ -134,6 +136,7 @@ export function BuildFormView({ form, onChange, onImages }: Props) {
                       ))}
                     </ul>
                   )}
+                  {/* biome-ignore lint/a11y/useSemanticElements: a paste target for images, not a text field */}
                   <div
                     className="editor-paste"
                     tabIndex={0}

@@ -47,6 +47,7 @@ export function CategoryPicker({ value, onChange }: { value: string; onChange: (
             aria-label="New category"
             placeholder="New category"
             maxLength={100}
+            // biome-ignore lint/a11y/noAutofocus: shown when the user picks "Add new category": typing goes there next
             autoFocus
             value={draft}
             onChange={(e) => setDraft(e.target.value)}

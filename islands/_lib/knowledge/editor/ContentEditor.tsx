@@ -39,6 +39,7 @@ export function ContentEditor({ value, onChange, onImages, revision }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const userPicked = useRef(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: load the rich editor once; value picks its mode
   useEffect(() => {
     let live = true;
     loadRich()

@@ -49,8 +49,10 @@ export function DropZone({ onUploaded, className = '', label, children }: Props)
   const hasFiles = (e: React.DragEvent) => [...e.dataTransfer.types].includes('Files');
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a <fieldset> brings its own border, padding and min-width
     <div
       className={`editor-drop ${className}`}
+      role="group"
       aria-label={label}
       aria-busy={busy || undefined}
       onDragEnterCapture={(e) => {

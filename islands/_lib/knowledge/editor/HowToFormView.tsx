@@ -46,6 +46,7 @@ export function HowToFormView({ form, onChange, onImages, purposeAction }: Props
         <legend className="field__label">Steps</legend>
         <ol className="stack editor-steps">
           {form.steps.map((step, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: steps have no id; they are edited by position
             <li key={i} className="card editor-step" aria-label={`Step ${i + 1}`}>
               <div className="card__body stack">
                 <div className="row">
@@ -89,6 +90,7 @@ export function HowToFormView({ form, onChange, onImages, purposeAction }: Props
                       onRemove={() => setStep(i, { image: '' })}
                     />
                   ) : (
+                    // biome-ignore lint/a11y/useSemanticElements: a paste target for images, not a text field
                     <div
                       className="editor-paste"
                       tabIndex={0}

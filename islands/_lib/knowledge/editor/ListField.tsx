@@ -22,6 +22,7 @@ export function ListField({ label, noun, items, onChange, remove, canRemove = ()
       <legend className="field__label">{label}</legend>
       <ol className="stack editor-list__items">
         {items.map((item, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: items are plain strings with no id, edited by position
           <li key={i} className="row editor-list__item">
             {multiline ? (
               <textarea

@@ -68,6 +68,7 @@ export function SettingsPanel({ fields, types, set, onTemplateType }: Props) {
             role="switch"
             className="switch"
             checked={fields.isPublished}
+            aria-checked={fields.isPublished}
             onChange={(e) => set({ isPublished: e.target.checked })}
           />
           Published
@@ -78,6 +79,7 @@ export function SettingsPanel({ fields, types, set, onTemplateType }: Props) {
             role="switch"
             className="switch"
             checked={fields.isTemplate}
+            aria-checked={fields.isTemplate}
             onChange={(e) => set({ isTemplate: e.target.checked })}
           />
           Template
