@@ -59,10 +59,18 @@ function islandNames(islandDirs: string[]): string[] {
   return islandDirs.flatMap((dir) => islandFiles(dir).map((f) => path.relative(root, f.file))).sort();
 }
 
-/** The stamp of a finished build: every file esbuild read (metafile inputs), plus this script and package-lock. */
+/**
+ * The stamp of a finished build: every file esbuild read (metafile inputs), plus this script, package.json (its
+ * sideEffects list decides what is tree-shaken) and package-lock.
+ */
 export function inputStamp(inputs: string[], islandDirs: string[]): InputStamp {
   const files: InputStamp['files'] = {};
-  const all = [...inputs.map((i) => path.resolve(i)), import.meta.filename, path.join(root, 'package-lock.json')];
+  const all = [
+    ...inputs.map((i) => path.resolve(i)),
+    import.meta.filename,
+    path.join(root, 'package.json'),
+    path.join(root, 'package-lock.json'),
+  ];
   for (const file of all) {
     if (!existsSync(file)) continue; // esbuild's virtual modules (island:Name, stub:language-data)
     const { size, mtimeMs } = statSync(file);

@@ -61,3 +61,16 @@ describe('editor bundle', () => {
     expect(total).toBeLessThanOrEqual(380 * 1024);
   });
 });
+
+describe('category view bundle', () => {
+  const editorOnly = ['form-model', 'form-markdown', 'skeletons', 'editor', 'options'].map(
+    (m) => `src/knowledge/shared/${m}.ts`,
+  );
+
+  it("carries none of the editor's form model: the shared module is tree-shaken (package.json sideEffects)", () => {
+    const files = closure([key(manifest.islands.CategoryView.src)], true);
+    const inputs = [...files].flatMap((f) => Object.keys(meta.outputs[f].inputs));
+    expect(inputs.filter((i) => editorOnly.includes(i))).toEqual([]);
+    expect(inputs).toContain('src/knowledge/shared/spaces.ts');
+  });
+});
