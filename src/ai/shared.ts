@@ -32,27 +32,8 @@ export const CHAT_ASK_TIMEOUT_MS = LLM_ANSWER_DEADLINE_MS + 15_000;
 export const BLANK_CONTENT_MESSAGE = 'Please enter some text content to convert into a knowledge base document.';
 export const TOO_LARGE_MESSAGE = 'Images are too large. Please use smaller images or fewer images.';
 
-/** Spec (knowledge §5): the categories offered. */
-export const categories = [
-  'Azure',
-  'O365',
-  'vMware',
-  'Windows Server',
-  'Teams',
-  'Exchange SE',
-  'Exchange Online',
-  'Windows 11',
-  'ADFS',
-  'Patching',
-  'Enterprise Vault',
-  'POS',
-  'Server Hardware',
-  'Citrix',
-  'Ivanti',
-  'SCCM',
-  'Intune',
-  'DNS',
-] as const;
+/** Spec (knowledge §5): the categories offered, as the knowledge base lists them. */
+export { CATEGORIES as categories } from '../knowledge/shared';
 
 /** Spec §4: welcome actions on the page (six) and in the floating panel (four). */
 export const pageWelcomeActions = [

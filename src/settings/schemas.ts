@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText } from '../http/text-fields';
 
 /** Spec §5 settings choices. */
 export const settingsDepartments = [
@@ -21,16 +22,8 @@ export const themeChoices = ['light', 'dark', 'system'] as const;
 const checkbox = z.preprocess((v) => v === 'on' || v === 'true' || v === true, z.boolean());
 
 export const profileInput = z.object({
-  firstName: z
-    .string({ error: 'First name is required' })
-    .trim()
-    .min(1, 'First name is required')
-    .max(100, 'First name must be at most 100 characters.'),
-  lastName: z
-    .string({ error: 'Last name is required' })
-    .trim()
-    .min(1, 'Last name is required')
-    .max(100, 'Last name must be at most 100 characters.'),
+  firstName: requiredText('First name', 100),
+  lastName: requiredText('Last name', 100),
   department: z.enum(settingsDepartments, { error: 'Choose a department from the list.' }),
   timezone: z.enum(timezones, { error: 'Choose a timezone from the list.' }),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText } from '../http/text-fields';
 
 export const memberStatuses = ['active', 'inactive'] as const;
 export type MemberStatus = (typeof memberStatuses)[number];
@@ -45,17 +46,9 @@ const email = z
 
 /** A team member as created or edited (spec §3, §5 messages). */
 export const memberInput = z.object({
-  name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, 'Name is required')
-    .max(200, 'Name must be at most 200 characters.'),
+  name: requiredText('Name', 200),
   email,
-  role: z
-    .string({ error: 'Role is required' })
-    .trim()
-    .min(1, 'Role is required')
-    .max(100, 'Role must be at most 100 characters.'),
+  role: requiredText('Role', 100),
   department: optionalText(100, 'Department'),
   status: z.enum(memberStatuses, { error: 'Status must be active or inactive.' }).optional().default('active'),
 });
@@ -64,21 +57,9 @@ export type MemberInput = z.infer<typeof memberInput>;
 /** Invite payload: email, firstName, lastName, role, department. */
 export const inviteInput = z.object({
   email,
-  firstName: z
-    .string({ error: 'First name is required' })
-    .trim()
-    .min(1, 'First name is required')
-    .max(100, 'First name must be at most 100 characters.'),
-  lastName: z
-    .string({ error: 'Last name is required' })
-    .trim()
-    .min(1, 'Last name is required')
-    .max(100, 'Last name must be at most 100 characters.'),
-  role: z
-    .string({ error: 'Role is required' })
-    .trim()
-    .min(1, 'Role is required')
-    .max(100, 'Role must be at most 100 characters.'),
+  firstName: requiredText('First name', 100),
+  lastName: requiredText('Last name', 100),
+  role: requiredText('Role', 100),
   department: optionalText(100, 'Department'),
 });
 export type InviteInput = z.infer<typeof inviteInput>;
