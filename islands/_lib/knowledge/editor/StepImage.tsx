@@ -1,5 +1,10 @@
 import { useRef } from 'react';
-import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../../../src/knowledge/shared';
+import {
+  DEFAULT_IMAGE_HEIGHT,
+  DEFAULT_IMAGE_WIDTH,
+  MIN_IMAGE_HEIGHT,
+  MIN_IMAGE_WIDTH,
+} from '../../../../src/knowledge/shared';
 
 interface Props {
   src: string;
@@ -64,8 +69,8 @@ export function StepImage({ src, alt, width, height, onResize, onRemove }: Props
             type="number"
             min={MIN_IMAGE_WIDTH}
             value={px(width) ?? ''}
-            placeholder="300"
-            onChange={(e) => onResize(e.target.value ? `${Number(e.target.value)}px` : '300px', height)}
+            placeholder={String(px(DEFAULT_IMAGE_WIDTH))}
+            onChange={(e) => onResize(e.target.value ? `${Number(e.target.value)}px` : DEFAULT_IMAGE_WIDTH, height)}
             onBlur={() => (px(width) ?? MIN_IMAGE_WIDTH) < MIN_IMAGE_WIDTH && onResize(`${MIN_IMAGE_WIDTH}px`, height)}
           />
         </label>
@@ -77,8 +82,8 @@ export function StepImage({ src, alt, width, height, onResize, onRemove }: Props
             type="number"
             min={MIN_IMAGE_HEIGHT}
             value={px(height) ?? ''}
-            placeholder="auto"
-            onChange={(e) => onResize(width, e.target.value ? `${Number(e.target.value)}px` : 'auto')}
+            placeholder={DEFAULT_IMAGE_HEIGHT}
+            onChange={(e) => onResize(width, e.target.value ? `${Number(e.target.value)}px` : DEFAULT_IMAGE_HEIGHT)}
             onBlur={() =>
               (px(height) ?? MIN_IMAGE_HEIGHT) < MIN_IMAGE_HEIGHT && onResize(width, `${MIN_IMAGE_HEIGHT}px`)
             }
