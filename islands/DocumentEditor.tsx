@@ -1,12 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import {
+  applyChanges,
   chooseTemplateType,
   contentOf,
   editorItemOf,
+  enhancementChanges,
   fieldsFromItem,
   initialFields,
   itemHref,
   payloadOf,
+  previewBody,
+  proposedChange,
   SPACES,
   spaceOfApi,
   type ApiBase,
@@ -14,19 +18,24 @@ import {
   type EditorKind,
   type Fields,
   type FormModel,
+  type ProposedChange,
   type TemplateType,
 } from '../src/knowledge/shared';
 import { formatDateTime } from '../src/ui/shared';
 import { AiFieldButton } from './_lib/knowledge/editor/AiButton';
 import { enhanceContent } from './_lib/knowledge/editor/ai';
 import { BuildFormView } from './_lib/knowledge/editor/BuildFormView';
+import { ChangeNoteField } from './_lib/knowledge/editor/ChangeNoteField';
 import { ConflictBanner, TheirsPanel } from './_lib/knowledge/editor/ConflictPanel';
 import { ContentEditor } from './_lib/knowledge/editor/ContentEditor';
-import { draftKey, draftStore, warnBeforeLeaving } from './_lib/knowledge/editor/drafts';
+import { draftKey, draftStore, saveOnLeave, warnBeforeLeaving } from './_lib/knowledge/editor/drafts';
 import { HowToFormView } from './_lib/knowledge/editor/HowToFormView';
 import { TextField } from './_lib/knowledge/editor/ListField';
 import { Preview } from './_lib/knowledge/editor/Preview';
+import { ProposalPanel } from './_lib/knowledge/editor/ProposalPanel';
 import { saveItem } from './_lib/knowledge/editor/save';
+import { onSaveShortcut } from './_lib/knowledge/editor/save-shortcut';
+import { useBelowPageHeader } from './_lib/knowledge/editor/sticky';
 import { SettingsPanel } from './_lib/knowledge/editor/SettingsPanel';
 import { VersionHistory } from './_lib/knowledge/VersionHistory';
 import { toast } from './_lib/toast';
@@ -57,7 +66,14 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
   const [conflict, setConflict] = useState<string | null>(null);
   const [latest, setLatest] = useState<EditorItem | null>(null);
   const [restoredDraft, setRestoredDraft] = useState<string | null>(null);
+  const [changeNote, setChangeNote] = useState('');
+  /** An AI proposal waiting for Accept or Discard. */
+  const [proposal, setProposal] = useState<ProposedChange[] | null>(null);
+  /** The fields before the last accepted proposal, for Undo (until the next edit). */
+  const [beforeAccept, setBeforeAccept] = useState<Fields | null>(null);
   const dirty = useRef(false);
+  const root = useRef<HTMLDivElement>(null);
+  useBelowPageHeader(root);
   const pristine = useRef(initialFields(null, kind).content);
 
   // A draft left by an earlier visit (applied after hydration, so the server HTML matches); none with auto-save off.
@@ -72,20 +88,28 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
     dirty.current = true;
   }, []);
 
+  const writeDraft = () =>
+    dirty.current && drafts.save({ fields, baseVersion: version, savedAt: new Date().toISOString() });
+  // The latest render's, for the listeners below that are attached once.
+  const handlers = useRef({ writeDraft, save: () => {} });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: writeDraft is this render's; the timer restarts on each change
   useEffect(() => {
     if (!dirty.current) return;
-    const t = setTimeout(
-      () => dirty.current && drafts.save({ fields, baseVersion: version, savedAt: new Date().toISOString() }),
-      250,
-    );
+    const t = setTimeout(writeDraft, 250);
     return () => clearTimeout(t);
   }, [fields, version, drafts]);
+
+  // What was typed since the last debounced write is kept when the page is left or hidden.
+  useEffect(() => saveOnLeave(() => handlers.current.writeDraft()), []);
+  useEffect(() => onSaveShortcut(() => handlers.current.save()), []);
 
   // With auto-save off nothing keeps the changes, so leaving with unsaved ones asks first.
   useEffect(() => (autoSave ? undefined : warnBeforeLeaving(() => dirty.current)), [autoSave]);
 
   const change = (patch: Partial<Fields> | ((f: Fields) => Fields)) => {
     dirty.current = true;
+    setBeforeAccept(null);
     setFields((f) => (typeof patch === 'function' ? patch(f) : { ...f, ...patch }));
   };
   const replace = (next: Fields) => {
@@ -113,6 +137,8 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
     setConflict(null);
     setLatest(null);
     setRestoredDraft(null);
+    setProposal(null);
+    setBeforeAccept(null);
   }
 
   function discardDraft() {
@@ -132,13 +158,17 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
 
   async function save() {
     setSaving(true);
-    const result = await saveItem(base, item?.id ?? null, payloadOf(fields, item ? version : null));
+    const payload = {
+      ...payloadOf(fields, item ? version : null),
+      ...(item && changeNote.trim() ? { changeNote } : {}),
+    };
+    const result = await saveItem(base, item?.id ?? null, payload);
     setSaving(false);
     if (result.ok) {
       drafts.clear();
       dirty.current = false;
       toast('Success', `${fields.title.trim()} was saved (version ${result.item.version}).`);
-      const next = SPACES[space].hasKinds ? itemHref(space, result.item.id) : listUrl;
+      const next = itemHref(space, result.item.id, result.item.title);
       setTimeout(() => window.location.assign(next), 600);
     } else if (result.reason === 'conflict') {
       setConflict(result.message);
@@ -154,19 +184,37 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
     const result = await enhanceContent(fields.title, fields.content, fields.category);
     setEnhancing(false);
     if (!result) return;
-    replace({
-      ...fields,
-      title: fields.title.trim() ? fields.title : (result.suggestedTitle ?? ''),
-      excerpt: fields.excerpt.trim() ? fields.excerpt : (result.summary ?? ''),
-      tags: [...new Set([...fields.tags, ...(result.extractedTags ?? [])])],
-      content: fields.form ? fields.content : result.improvedContent || fields.content,
-    });
+    const changes = enhancementChanges(fields, result);
+    if (changes.length) setProposal(changes);
+    else toast('No Enhancement', "AI couldn't improve the content further.", 'info');
+  }
+
+  /** A field AI button's text, proposed beside the field's current text. */
+  const proposeField = (field: 'title' | 'excerpt' | 'purpose') => (text: string) => {
+    const c = proposedChange(fields, field, text);
+    if (c) setProposal([c]);
+  };
+
+  function acceptProposal() {
+    if (!proposal) return;
+    const before = fields;
+    replace(applyChanges(fields, proposal));
+    setBeforeAccept(before);
+    setProposal(null);
+    toast('Content Enhanced', 'The AI proposal was applied.');
+  }
+
+  function undoAccept() {
+    if (!beforeAccept) return;
+    replace(beforeAccept);
+    setBeforeAccept(null);
   }
 
   const canSave = !!fields.title.trim() && !!fields.content.trim() && !saving;
+  handlers.current = { writeDraft, save: () => canSave && void save() };
   const form = fields.form;
   return (
-    <div className="editor">
+    <div className="editor" ref={root}>
       <div className="row editor-bar">
         <div className="tabs" role="tablist" aria-label="Editor mode">
           <button
@@ -221,6 +269,16 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
           </button>
         </div>
       )}
+      {proposal && <ProposalPanel changes={proposal} onAccept={acceptProposal} onDiscard={() => setProposal(null)} />}
+      {beforeAccept && (
+        <div className="banner banner--info row" role="status">
+          <span>The AI proposal was applied.</span>
+          <span className="spacer" />
+          <button type="button" className="btn btn--ghost btn--sm" onClick={undoAccept}>
+            Undo
+          </button>
+        </div>
+      )}
       {conflict && item && <ConflictBanner base={base} id={item.id} message={conflict} onOpen={setLatest} />}
       <div className={`editor-body${latest ? ' editor-body--conflict' : ''}`}>
         <div className="stack editor-main">
@@ -231,7 +289,12 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
                 value={fields.title}
                 onChange={setTitle}
                 action={
-                  <AiFieldButton field="title" value={fields.title} category={fields.category} onEnhanced={setTitle} />
+                  <AiFieldButton
+                    field="title"
+                    value={fields.title}
+                    category={fields.category}
+                    onEnhanced={proposeField('title')}
+                  />
                 }
               />
               <TextField
@@ -244,7 +307,7 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
                     field="excerpt"
                     value={fields.excerpt}
                     category={fields.category}
-                    onEnhanced={(excerpt) => change({ excerpt })}
+                    onEnhanced={proposeField('excerpt')}
                   />
                 }
               />
@@ -258,7 +321,7 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
                       field="purpose"
                       value={form.purpose}
                       category={fields.category}
-                      onEnhanced={(purpose) => setForm({ ...form, purpose })}
+                      onEnhanced={proposeField('purpose')}
                     />
                   }
                 />
@@ -272,12 +335,13 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
                   onImages={addImages}
                 />
               )}
+              {item && <ChangeNoteField value={changeNote} onChange={setChangeNote} />}
             </>
           ) : (
             <article className="stack">
               <h2 className="editor-preview__title">{fields.title || 'Untitled'}</h2>
               {fields.excerpt && <p className="muted">{fields.excerpt}</p>}
-              <Preview content={fields.content} />
+              <Preview content={previewBody(fields.content, fields.title)} />
             </article>
           )}
         </div>

@@ -9,7 +9,18 @@ import {
   type VisibilityState,
 } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ENVIRONMENTS, matchesServer, SERVER_PAGE_SIZE, type Server, type ServerFilters } from '../src/servers/shared';
+import {
+  ENVIRONMENTS,
+  firstCheckPending,
+  healthCheckMessage,
+  matchesServer,
+  PROBE_TIMEOUT_MS,
+  SERVER_PAGE_SIZE,
+  sortByServerName,
+  type CheckedServer,
+  type Server,
+  type ServerFilters,
+} from '../src/servers/shared';
 import { api } from './_lib/api';
 import { ColumnMenu } from './_lib/servers/ColumnMenu';
 import { ConfirmDialog } from './_lib/ConfirmDialog';
@@ -119,9 +130,10 @@ export default function ServerTable(props: ServerTableProps) {
       check: async (s: Server) => {
         setBusyId(s.id);
         try {
-          const updated = await api<Server>('POST', `/api/servers/${s.id}/health-check`);
+          const { check, ...updated } = await api<CheckedServer>('POST', `/api/servers/${s.id}/health-check`);
           updateServers((list) => list.map((x) => (x.id === updated.id ? updated : x)));
-          toast('Health Check Complete', 'Server metrics updated successfully.');
+          const variant = !check ? 'info' : check.status === 'offline' ? 'error' : 'success';
+          toast('Health Check Complete', healthCheckMessage(updated.name, check), variant);
         } catch {
           toast('Health Check Failed', 'Failed to perform health check. Please try again.', 'error');
         } finally {
@@ -179,10 +191,19 @@ export default function ServerTable(props: ServerTableProps) {
   }
 
   function saved(s: Server, created: boolean) {
-    updateServers((list) =>
-      (created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x))).sort((a, b) => a.name.localeCompare(b.name)),
-    );
+    updateServers((list) => sortByServerName(created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x))));
     setDialog(null);
+    if (created && firstCheckPending(s)) setTimeout(() => void reload(s.id), PROBE_TIMEOUT_MS + 1000);
+  }
+
+  /** Shows a server as stored now (its first check, stored after Add Server answered). */
+  async function reload(id: string) {
+    try {
+      const fresh = await api<Server>('GET', `/api/servers/${id}`);
+      updateServers((list) => list.map((x) => (x.id === id ? fresh : x)));
+    } catch {
+      // Deleted meanwhile, or offline: the next Refresh shows it.
+    }
   }
 
   const set = (k: keyof Filters) => (e: { target: { value: string } }) =>

@@ -2,6 +2,7 @@ import type { ComponentProps, ComponentType } from 'react';
 import AutoCreateKb from './AutoCreateKb';
 import CategoryView from './CategoryView';
 import DocumentEditor from './DocumentEditor';
+import ItemHistory from './ItemHistory';
 import OpsChat from './OpsChat';
 import ServerTable from './ServerTable';
 import type { Json } from './_lib/json';
@@ -16,6 +17,7 @@ export const islands = {
   AutoCreateKb,
   CategoryView,
   DocumentEditor,
+  ItemHistory,
   OpsChat,
   ServerTable,
   // `never` props: any component fits, whatever its props (IslandProps reads each one's own).

@@ -30,7 +30,7 @@ async function main() {
       'npm run worker needs DATABASE_URL: with the embedded database (PGlite) the jobs run inside the web process (JOBS=inline).',
     );
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
   const database = openPostgres(config.databaseUrl, { max: config.databasePoolMax });
   const [table] = await queryRows<{ name: string | null }>(
     database.db,

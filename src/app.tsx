@@ -31,7 +31,6 @@ import { teamRoutes } from './team/routes';
 import { settingsPages } from './settings/pages';
 import { notificationRoutes } from './notifications/api';
 import { isImageUpload } from './objects/api';
-import { editorPages } from './knowledge/editor-pages';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 
@@ -86,7 +85,6 @@ export function createApp(deps: AppDeps) {
   app.route('/', notificationRoutes());
   app.route('/', serverRoutes());
   app.route('/', aiRoutes());
-  app.route('/', editorPages());
 
   app.notFound(renderNotFound);
   app.onError((err, c) => {

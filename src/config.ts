@@ -98,6 +98,8 @@ const schema = z
     ),
     UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Unset: readable lines on a terminal, JSON otherwise (src/http/logger.ts). */
+    LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).optional()),
   })
   .superRefine((env, ctx) => {
     // Web Push is all three or nothing: half a key pair, or keys without a contact, is a mistake to report.
@@ -168,6 +170,8 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     unverifiedAccountDays: env.UNVERIFIED_ACCOUNT_DAYS,
     logLevel: env.LOG_LEVEL,
+    /** Unset → pretty when stdout is a terminal, else JSON. */
+    logFormat: env.LOG_FORMAT,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { allJobs } from '../jobs/index';
 import { createScheduler } from '../jobs/scheduler';
+import { firstStartNotice } from './admin/first-start';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
@@ -29,7 +30,7 @@ function readConfig(): Config {
 /** Entry: config → database → migrations → HTTP server (+ jobs inline on PGlite) → graceful shutdown. */
 async function main() {
   const config = readConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
   const assets = loadAssets();
   const database = await openDatabase(config);
   await runMigrations(database);
@@ -37,11 +38,13 @@ async function main() {
   if (!config.appSecret) logger.warn('APP_SECRET is not set: signed links last only as long as this process');
 
   const app = createApp({ config, database, db: database.db, logger, assets, secret });
+  const notice = await firstStartNotice(database.db, config);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info(
       { url: config.appUrl, port: info.port, database: database.kind, jobs: config.jobs },
       `Ops Hub listening on http://${config.host}:${info.port}`,
     );
+    if (notice) logger.info(notice);
   });
 
   const scheduler = config.jobs === 'inline' ? createScheduler({ database, config, logger, jobs: allJobs }) : undefined;

@@ -1,13 +1,22 @@
 import { AssistantLauncher } from './ai/views/AssistantLauncher';
-import { can } from './auth/policy';
+import { type Action, can } from './auth/policy';
 import type { ShellSlotsOf } from './ui/renderer';
+import type { NavItem } from './ui/Sidebar';
+
+/** The Admin section's links, each shown only to those the policy lets through its page guard. */
+const adminLinks: (NavItem & { action: Action })[] = [
+  { label: 'User Approvals', href: '/admin/approval', icon: 'shield', action: 'user.approve' },
+  { label: 'Jobs', href: '/admin/jobs', icon: 'clock', action: 'jobs.read' },
+  { label: 'Deleted Knowledge', href: '/knowledge-base/deleted', icon: 'trash', action: 'knowledge.restore' },
+  { label: 'Deleted Documents', href: '/documents/deleted', icon: 'trash', action: 'knowledge.restore' },
+];
 
 /**
  * What the signed-in frame (src/ui/Shell.tsx) shows that features decide: ui/ imports no feature, so the app
  * composes these here and hands them to the renderer.
  */
 export const shellSlots: ShellSlotsOf = (c) => ({
-  adminNav: can(c.var.user, 'user.approve'),
+  adminNav: adminLinks.filter((link) => can(c.var.user, link.action)).map(({ action: _, ...item }) => item),
   // On /ai the page is the assistant: a floating copy would only cover its Send button.
   launcher: c.req.path === '/ai' ? undefined : <AssistantLauncher />,
 });

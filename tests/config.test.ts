@@ -15,6 +15,13 @@ describe('config', () => {
     expect(c.secureCookies).toBe(false);
   });
 
+  it('LOG_FORMAT: json or pretty; unset (or empty) leaves the choice to the terminal', () => {
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: '' }).logFormat).toBeUndefined();
+    expect(loadConfig({}).logFormat).toBeUndefined();
+  });
+
   it('turns inline jobs off on PostgreSQL and reads every variable', () => {
     const c = loadConfig({
       DATABASE_URL: 'postgres://u@127.0.0.1/db',
@@ -39,6 +46,7 @@ describe('config', () => {
     ['APP_URL', 'not a url'],
     ['JOBS', 'sometimes'],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'colourful'],
     ['HEALTH_CHECK_CRON', 'often'],
     // Five fields that look like a schedule but that the scheduler's parser refuses (issue 17 item 22).
     ['HEALTH_CHECK_CRON', '61 * * * *'],

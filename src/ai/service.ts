@@ -87,8 +87,14 @@ export function askStream(
   opts: { signal?: AbortSignal; heartbeatMs?: number } = {},
 ): ReadableStream<Uint8Array> {
   const abort = new AbortController();
-  opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+  const onAskerGone = () => abort.abort();
+  opts.signal?.addEventListener('abort', onAskerGone, { once: true });
   let heartbeat: NodeJS.Timeout | undefined;
+  /** The answer ended or the asker went away: no timer or listener outlives the question. */
+  const stop = () => {
+    clearInterval(heartbeat);
+    opts.signal?.removeEventListener('abort', onAskerGone);
+  };
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (data: Uint8Array) => {
@@ -110,7 +116,7 @@ export function askStream(
         if (!abort.signal.aborted) logger.error({ err }, 'AI stream failed');
         send(event({ error: 'Failed to get AI response.' }));
       } finally {
-        clearInterval(heartbeat);
+        stop();
         try {
           controller.close();
         } catch {
@@ -119,7 +125,7 @@ export function askStream(
       }
     },
     cancel() {
-      clearInterval(heartbeat);
+      stop();
       abort.abort();
     },
   });

@@ -2,8 +2,9 @@ import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzl
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { queryRows, type Db } from '../db/client';
 import { auditLog, documents, healthChecks, servers, teamMembers, users } from '../db/schema';
-import { itemHref } from '../knowledge/shared';
+import { itemHref, spaceOf } from '../knowledge/shared';
 import type { Server } from '../servers/schemas';
+import { sortByServerName } from '../servers/shared';
 
 /**
  * The assistant's tools: read-only queries over our data. Nothing here writes. Every row carries the
@@ -86,7 +87,7 @@ const toServer = (r: typeof servers.$inferSelect | Record<string, unknown>): Ser
   };
 };
 
-/** Searches servers by name / location / environment / status / function / IP; newest name order. */
+/** Searches servers by name / location / environment / status / function / IP; in natural name order. */
 export async function searchServers(db: Db, f: ServerFilters = {}): Promise<ServerRow[]> {
   const where: (SQL | undefined)[] = [];
   if (f.location) where.push(ilike(servers.serverLocation, `%${likeEscape(f.location)}%`));
@@ -121,13 +122,13 @@ export async function searchServers(db: Db, f: ServerFilters = {}): Promise<Serv
       ),
     );
   }
+  // Every match, then natural name order (web-2 before web-10, as the table shows them), then the limit.
   const rows = await db
     .select(serverColumns)
     .from(servers)
     .where(and(...where))
-    .orderBy(servers.name)
-    .limit(Math.min(f.limit ?? 100, 500));
-  return rows.map(toServer);
+    .orderBy(servers.name);
+  return sortByServerName(rows.map(toServer)).slice(0, Math.min(f.limit ?? 100, 500));
 }
 
 /** The names of all servers (to recognise a server named in a question). */
@@ -252,7 +253,7 @@ function toHit(r: {
     tags: r.tags ?? [],
     snippet: r.snippet,
     updatedAt: new Date(r.updated_at).toISOString(),
-    link: itemHref(r.space === 'documents' ? 'documents' : 'knowledge', r.id),
+    link: itemHref(spaceOf(r.space), r.id, r.title),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { recordMemberSignIn } from '../team/service';
 import type { UserRow } from './accounts';
 import { signInExternal } from './external';
 import { finishAuthorization, type ProviderSettings } from './oidc';
@@ -12,7 +13,7 @@ export type ExternalSignIn =
 
 /**
  * Finishes a Google/OIDC sign-in: checks the provider's answer (state, nonce, PKCE, ID token), finds, links or
- * creates the account, and opens a session when the account is active.
+ * creates the account, and opens a session when the account is active (the directory member's "Last active").
  */
 export async function completeExternalSignIn(
   db: Db,
@@ -33,5 +34,6 @@ export async function completeExternalSignIn(
   }
   if (user.accountStatus !== 'active') return { outcome: 'not_active', status: user.accountStatus };
   const { token } = await createSession(db, user.id, { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) });
+  await recordMemberSignIn(db, user.email);
   return { outcome: 'signed_in', token };
 }

@@ -2,6 +2,7 @@ import { eq, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { AppError } from '../http/errors';
+import { activateInvitedMember } from '../team/service';
 import {
   lockAndCheckFirstAccount,
   notifyAdminsOfPendingAccount,
@@ -38,24 +39,38 @@ export async function signInExternal(db: Db, appUrl: string, id: ExternalIdentit
       .from(users)
       .where(or(eq(users.externalId, externalId), eq(users.email, email)));
     const existing = found.find((u) => u.externalId === externalId) ?? found.find((u) => u.email === email);
-    if (existing) return linkExisting(tx, appUrl, existing, id, externalId);
-    const [created] = await tx
-      .insert(users)
-      .values({
-        email,
-        firstName: id.firstName?.slice(0, 100) ?? null,
-        lastName: id.lastName?.slice(0, 100) ?? null,
-        profileImageUrl: id.picture ?? null,
-        role: first ? 'admin' : 'user',
-        authProvider: id.provider,
-        externalId,
-        isEmailVerified: true,
-        accountStatus: first ? 'active' : 'pending_approval',
-      })
-      .returning();
-    if (created.accountStatus === 'pending_approval') await notifyAdminsOfPendingAccount(tx, appUrl, created);
-    return created;
+    const user = existing
+      ? await linkExisting(tx, appUrl, existing, id, externalId)
+      : await createAccount(tx, appUrl, id, { email, externalId, first });
+    // The provider confirmed the address: an invitation to it is taken up.
+    await activateInvitedMember(tx, user.email);
+    return user;
   });
+}
+
+/** A new account for a provider identity: admin if first, otherwise awaiting approval (admins are told). */
+async function createAccount(
+  tx: Db,
+  appUrl: string,
+  id: ExternalIdentity,
+  a: { email: string; externalId: string; first: boolean },
+): Promise<UserRow> {
+  const [created] = await tx
+    .insert(users)
+    .values({
+      email: a.email,
+      firstName: id.firstName?.slice(0, 100) ?? null,
+      lastName: id.lastName?.slice(0, 100) ?? null,
+      profileImageUrl: id.picture ?? null,
+      role: a.first ? 'admin' : 'user',
+      authProvider: id.provider,
+      externalId: a.externalId,
+      isEmailVerified: true,
+      accountStatus: a.first ? 'active' : 'pending_approval',
+    })
+    .returning();
+  if (created.accountStatus === 'pending_approval') await notifyAdminsOfPendingAccount(tx, appUrl, created);
+  return created;
 }
 
 /**

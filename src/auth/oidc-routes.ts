@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { AppEnv } from '../app-env';
 import { publicRoute } from './policy';
+import { setFlash } from '../http/flash';
 import { setSessionCookie } from '../http/session';
 import { clientIp } from '../http/client-ip';
 import { completeExternalSignIn } from './commands';
@@ -94,6 +95,7 @@ async function callback(c: Context<AppEnv>, provider: ProviderName) {
   }
   if (result.outcome === 'not_active') return c.redirect(notActiveRedirect(result.status));
   setSessionCookie(c, result.token);
+  setFlash(c, 'signed_in');
   return c.redirect(pending.next);
 }
 

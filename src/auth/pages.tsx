@@ -4,13 +4,15 @@ import { publicRoute } from './policy';
 import { AppError } from '../http/errors';
 import { readForm } from '../http/form';
 import { fragment, isHtmx } from '../http/htmx';
+import { setFlash, type Toast } from '../http/flash';
 import { setSessionCookie } from '../http/session';
 import { clientIp } from '../http/client-ip';
 import { safeNext } from './next';
 import { requestPasswordReset, RESET_DONE_MESSAGE, resetPassword } from './recovery';
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from './schemas';
-import { loginWithPassword, registerUser, verifyEmail } from './service';
+import { INVALID_CREDENTIALS, loginWithPassword, registerUser, verifyEmail } from './service';
 import { ApprovalPendingPage } from './views/ApprovalPendingPage';
+import type { Providers } from './views/AuthCard';
 import { LoginPage, loginBanner } from './views/LoginPage';
 import { ForgotPasswordPage, ResetPasswordPage } from './views/PasswordPages';
 import { CheckEmailPage, RegisterPage } from './views/RegisterPage';
@@ -18,12 +20,26 @@ import { VerifyEmailPage, type VerifyState } from './views/VerifyEmailPage';
 
 type C = Context<AppEnv>;
 
-const page = (c: C, view: React.ReactElement, title: string, status: 200 | 400 | 401 | 403 | 409 | 422 | 429 = 200) => {
+type Status = 200 | 400 | 401 | 403 | 409 | 422 | 429;
+
+const page = (c: C, view: React.ReactElement, title: string, status: Status = 200, toast?: Toast) => {
   c.status(status);
-  return c.render(view, { title, bare: true });
+  return c.render(view, { title, bare: true, toast });
 };
 
-const hasSso = (c: C) => !!c.var.deps.config.oidc;
+/** The sign-in providers to offer: only those the server is configured for. */
+const providersOf = (c: C): Providers => ({ google: !!c.var.deps.config.google, sso: !!c.var.deps.config.oidc });
+
+/** Spec §8: a refused sign-in or registration also toasts, with the server's message (the first field error). */
+const failedToast = (title: 'Login Failed' | 'Registration Failed', message: string | undefined, fallback: string) => ({
+  title,
+  text: message ?? fallback,
+  variant: 'error' as const,
+});
+const firstError = (errors: Record<string, string>) => Object.values(errors)[0];
+const loginFailed = (message?: string) => failedToast('Login Failed', message, INVALID_CREDENTIALS);
+const registrationFailed = (message?: string) =>
+  failedToast('Registration Failed', message, 'An error occurred during registration.');
 
 /** An expected failure shown on a form: its headers (Retry-After) applied, its status and message returned. */
 function failure(c: C, err: unknown) {
@@ -36,18 +52,23 @@ async function loginPost(c: C) {
   const form = await readForm(c, loginSchema);
   const { email } = form.values;
   const next = safeNext(form.values.next);
-  if (!form.ok)
-    return page(c, <LoginPage email={email} errors={form.errors} next={next} sso={hasSso(c)} />, 'Sign In', 422);
+  const providers = providersOf(c);
+  if (!form.ok) {
+    const view = <LoginPage email={email} errors={form.errors} next={next} providers={providers} />;
+    return page(c, view, 'Sign In', 422, loginFailed(firstError(form.errors)));
+  }
   try {
     const { session } = await loginWithPassword(c.var.deps.db, form.data, {
       ip: clientIp(c),
       userAgent: c.req.header('user-agent'),
     });
     setSessionCookie(c, session.token);
+    setFlash(c, 'signed_in');
     return c.redirect(next, 303);
   } catch (err) {
     const { status, banner } = failure(c, err);
-    return page(c, <LoginPage email={email} banner={banner} next={next} sso={hasSso(c)} />, 'Sign In', status);
+    const view = <LoginPage email={email} banner={banner} next={next} providers={providers} />;
+    return page(c, view, 'Sign In', status, loginFailed(banner.text));
   }
 }
 
@@ -55,13 +76,19 @@ async function registerPost(c: C) {
   const form = await readForm(c, registerSchema);
   const { firstName, lastName, email } = form.values;
   const values = { firstName, lastName, email };
-  if (!form.ok) return page(c, <RegisterPage values={values} errors={form.errors} sso={hasSso(c)} />, 'Register', 422);
+  const providers = providersOf(c);
+  if (!form.ok) {
+    const view = <RegisterPage values={values} errors={form.errors} providers={providers} />;
+    return page(c, view, 'Register', 422, registrationFailed(firstError(form.errors)));
+  }
   try {
     await registerUser(c.var.deps.db, c.var.deps.config.appUrl, form.data, { ip: clientIp(c) });
   } catch (err) {
     const { status, banner } = failure(c, err);
-    return page(c, <RegisterPage values={values} banner={banner} sso={hasSso(c)} />, 'Register', status);
+    const view = <RegisterPage values={values} banner={banner} providers={providers} />;
+    return page(c, view, 'Register', status, registrationFailed(banner.text));
   }
+  setFlash(c, 'registered');
   return c.redirect('/register?sent=1', 303);
 }
 
@@ -102,14 +129,15 @@ export function authPages() {
     const next = safeNext(c.req.query('next'));
     if (c.var.user) return c.redirect(next);
     const q = c.req.query();
-    return page(c, <LoginPage banner={loginBanner(q)} email={q.email} next={next} sso={hasSso(c)} />, 'Sign In');
+    const view = <LoginPage banner={loginBanner(q)} email={q.email} next={next} providers={providersOf(c)} />;
+    return page(c, view, 'Sign In');
   });
   app.post('/login', publicRoute(), loginPost);
 
   app.get('/register', publicRoute(), (c) => {
     if (c.var.user) return c.redirect('/');
     if (c.req.query('sent')) return page(c, <CheckEmailPage />, 'Check Your Email');
-    return page(c, <RegisterPage values={{ email: c.req.query('email') }} sso={hasSso(c)} />, 'Register');
+    return page(c, <RegisterPage values={{ email: c.req.query('email') }} providers={providersOf(c)} />, 'Register');
   });
   app.post('/register', publicRoute(), registerPost);
 

@@ -4,6 +4,7 @@ import { users } from '../db/schema';
 import { AppError, badRequest, forbidden } from '../http/errors';
 import { enforce, forget, undo } from '../http/rate-limit';
 import { enqueueMail, registrationAttemptMail } from '../mail/service';
+import { activateInvitedMember, recordMemberSignIn } from '../team/service';
 import {
   lockAndCheckFirstAccount,
   notifyAdminsOfPendingAccount,
@@ -100,6 +101,7 @@ export async function verifyEmail(db: Db, appUrl: string, token: string): Promis
       .where(eq(users.id, u.id));
     if (status === 'pending_approval' && u.accountStatus !== 'pending_approval')
       await notifyAdminsOfPendingAccount(tx, appUrl, u);
+    await activateInvitedMember(tx, u.email);
     return { status, message: verifyMessages[status] ?? 'Your email has been verified.' };
   });
 }
@@ -127,7 +129,7 @@ export function accountStateError(status: string): AppError {
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 
 /**
- * Password sign-in: the attempt is counted before the password is checked (atomically: concurrent
+ * Password sign-in (recorded as the directory member's "Last active"): the attempt is counted before the password is checked (atomically: concurrent
  * attempts cannot pass one check together) per account and address, with higher ceilings per account
  * and per address (429); the same 401 for an unknown e-mail and a wrong password (a dummy hash is checked
  * for unknown e-mails); 403 + code for inactive accounts. A right password takes its attempt back, and a
@@ -143,6 +145,7 @@ export async function loginWithPassword(db: Db, input: LoginInput, client: { ip:
   const keys = loginKeys(input.email, client.ip);
   await forget(db, [keys.accountAndAddress, keys.address]);
   const session = await createSession(db, u.id, { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) });
+  await recordMemberSignIn(db, u.email);
   return { user: publicUser(u), session };
 }
 

@@ -5,7 +5,7 @@
  * It must not import React: pages without islands ship none.
  */
 import { initShell } from './shell';
-import { showToast, type ToastDetail } from './toast';
+import { showPageToast, showToast, type ToastDetail } from './toast';
 import { initGlobalSearch } from './search';
 import { initHtmxErrors } from './htmx-errors';
 import './forms'; // show/hide password toggles (accounts)
@@ -93,6 +93,7 @@ function start(): void {
   initGlobalSearch();
   initHtmxErrors();
   document.body.addEventListener('showToast', (e) => showToast((e as CustomEvent<ToastDetail>).detail));
+  showPageToast();
   if (window.htmx) {
     window.htmx.onLoad((el) => mountAll(el));
     document.body.addEventListener('htmx:beforeCleanupElement', (e) => unmountAll(e.target as Element));

@@ -16,6 +16,8 @@ const PUBLIC_PREFIX = '/static/build/';
 const pageScripts: Record<string, string> = {
   /** /settings: Push notifications switch → permission, PushManager subscription, /api/notifications. */
   push: 'src/notifications/browser.ts',
+  /** A document's read page: code blocks' copy buttons and headings' copy-link anchors. */
+  reading: 'src/client/reading.ts',
 };
 
 export interface BuildOptions {

@@ -1,7 +1,8 @@
 /**
  * The header search box (a combobox): htmx fetches the list 500 ms after typing; this file adds the
  * messages, opening and closing, arrow keys (aria-activedescendant / aria-selected), Enter opens the
- * active or first result, Escape clears and closes. Without JavaScript the box is a GET form to /search.
+ * active or first result, Escape clears and closes; "/" (outside a field) or Ctrl/Cmd+K focuses it.
+ * Without JavaScript the box is a GET form to /search.
  */
 type Htmx = { trigger(el: Element, event: string): void };
 
@@ -108,4 +109,22 @@ export function initGlobalSearch(): void {
     const next = (event as FocusEvent).relatedTarget as Node | null;
     if (!next || !input.form!.contains(next)) setOpen(false);
   });
+  document.addEventListener('keydown', (event) => {
+    if (!isSearchShortcut(event) || document.querySelector('dialog:modal')) return;
+    event.preventDefault();
+    input.focus();
+    input.select();
+  });
+}
+
+const isRichText = (el: Element | null) => !!el && (el as HTMLElement).isContentEditable;
+/** True for something typed into: a "/" there is text, not a shortcut. */
+const isTyping = (el: Element | null) => !!el && (el.matches('input, textarea, select') || isRichText(el));
+
+/** "/" outside a field, or Ctrl+K / Cmd+K anywhere but the rich editor (a link there), goes to the search box. */
+function isSearchShortcut(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented || event.isComposing || event.altKey) return false;
+  const target = document.activeElement;
+  if (event.ctrlKey || event.metaKey) return event.key.toLowerCase() === 'k' && !isRichText(target);
+  return event.key === '/' && !isTyping(target);
 }

@@ -4,6 +4,8 @@ export interface ToastDetail {
   variant?: 'success' | 'error' | 'info';
 }
 
+const TOAST_MS = 5000;
+
 /** Lifts the region into the top layer (a manual popover) so a toast is not dimmed behind an open modal dialog. */
 function raise(region: HTMLElement): void {
   if (typeof region.showPopover !== 'function') return;
@@ -12,7 +14,14 @@ function raise(region: HTMLElement): void {
   region.showPopover();
 }
 
-/** Shows one toast at a time (spec: at most 1 visible); it leaves after 5 s or on click. */
+/** A toast in the region leaves after 5 s or on click. */
+function present(region: HTMLElement, toast: HTMLElement): void {
+  toast.addEventListener('click', () => toast.remove());
+  raise(region);
+  setTimeout(() => toast.remove(), TOAST_MS);
+}
+
+/** Shows one toast at a time (spec: at most 1 visible). */
 export function showToast({ title, text, variant = 'info' }: ToastDetail): void {
   const region = document.getElementById('toasts');
   if (!region) return;
@@ -30,8 +39,13 @@ export function showToast({ title, text, variant = 'info' }: ToastDetail): void 
     body.textContent = text;
     toast.append(body);
   }
-  toast.addEventListener('click', () => toast.remove());
   region.append(toast);
-  raise(region);
-  setTimeout(() => toast.remove(), 5000);
+  present(region, toast);
+}
+
+/** The toast the server rendered into the page (a flash after a redirect, a refused form) goes like any other. */
+export function showPageToast(): void {
+  const region = document.getElementById('toasts');
+  const toast = region?.querySelector<HTMLElement>('.toast');
+  if (region && toast) present(region, toast);
 }

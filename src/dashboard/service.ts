@@ -34,6 +34,8 @@ export interface OverviewServer {
   cpuUsage: number;
   memoryUsage: number;
   uptime: number;
+  /** When the server's agent last pushed metrics; null: the figures above were never measured. */
+  metricsUpdatedAt: string | null;
 }
 
 export interface Overview {
@@ -93,6 +95,7 @@ const overviewJson = (environment: EnvironmentFilter, limit: number) => sql`(
   select coalesce(json_agg(r order by r.priority, r.name), '[]') from (
     select id, name, ip_address as "ipAddress", status, environment, coalesce(cpu_usage, 0) as "cpuUsage",
            coalesce(memory_usage, 0) as "memoryUsage", coalesce(uptime, 0) as uptime,
+           metrics_updated_at as "metricsUpdatedAt",
            (case status when 'offline' then 0 when 'warning' then 1 else 2 end) as priority
     from servers where ${inEnvironment(environment)}
     order by (case status when 'offline' then 0 when 'warning' then 1 else 2 end), name limit ${rowLimit(limit)}) r)`;

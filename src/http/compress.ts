@@ -50,14 +50,17 @@ export const compressResponses = (): MiddlewareHandler => async (c, next) => {
  * renderer just produced, so compressResponses has no body to read back (reading a response's body copies it
  * through a stream first, which for a large page costs more than deflating it).
  */
-export function htmlPage(c: Context, html: string): Response {
+export function htmlPage(c: Context, html: string, gzipped?: Uint8Array<ArrayBuffer>): Response {
   c.header('Vary', 'Accept-Encoding', { append: true });
   if (c.req.method === 'HEAD' || html.length < THRESHOLD || !acceptsGzip(c.req.header('Accept-Encoding')))
     return c.html(html);
   c.header('Content-Encoding', 'gzip');
   c.header('Content-Type', 'text/html; charset=UTF-8');
-  return c.body(gzipSync(html, { level: LEVEL }));
+  return c.body(gzipped ?? gzipPage(html));
 }
+
+/** A page deflated as htmlPage sends it (for a page kept to be sent again). */
+export const gzipPage = (html: string): Uint8Array<ArrayBuffer> => gzipSync(html, { level: LEVEL });
 
 /**
  * Hono's `c.res = …` merges the old headers in and re-wraps the new body as a stream (which sends it down

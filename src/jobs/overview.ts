@@ -1,7 +1,8 @@
 import { allJobs } from '../../jobs/index';
-import { describeSchedule, isScheduled, nextRunAt } from '../../jobs/scheduler';
+import { isScheduled, nextRunAt } from '../../jobs/scheduler';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { scheduleTextIn } from './schedule-text';
 import { latestRuns, type JobRun } from './service';
 
 export type JobsMode = 'inline' | 'worker' | 'off';
@@ -10,7 +11,7 @@ export interface JobRow {
   name: string;
   title: string;
   schedule: string;
-  /** The schedule in words, when it has a common shape. */
+  /** The schedule in words in the reader's timezone, when it has a common shape. */
   scheduleText: string | null;
   enabled: boolean;
   lastRun: JobRun | null;
@@ -23,8 +24,11 @@ export function jobsMode(config: Config): JobsMode {
   return config.databaseUrl ? 'worker' : 'off';
 }
 
-/** Every job with its schedule, newest run and next run time (none when disabled or JOBS=off on PGlite). */
-export async function jobsOverview(db: Db, config: Config): Promise<JobRow[]> {
+/**
+ * Every job with its schedule (in words in `timeZone`, the reader's), newest run and next run time (none when
+ * disabled or JOBS=off on PGlite).
+ */
+export async function jobsOverview(db: Db, config: Config, timeZone: string): Promise<JobRow[]> {
   const runs = await latestRuns(
     db,
     allJobs.map((j) => j.name),
@@ -33,14 +37,15 @@ export async function jobsOverview(db: Db, config: Config): Promise<JobRow[]> {
   return allJobs.map((job) => {
     const schedule = job.schedule(config);
     const enabled = isScheduled(schedule);
+    const next = enabled ? nextRunAt(schedule) : null;
     return {
       name: job.name,
       title: job.title,
       schedule,
-      scheduleText: enabled ? describeSchedule(schedule) : null,
+      scheduleText: enabled ? scheduleTextIn(schedule, next, timeZone) : null,
       enabled,
       lastRun: runs.get(job.name) ?? null,
-      nextRun: enabled && mode !== 'off' ? nextRunAt(schedule) : null,
+      nextRun: mode !== 'off' ? next : null,
     };
   });
 }

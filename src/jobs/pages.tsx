@@ -42,7 +42,7 @@ export function jobsPages() {
       q.success && q.data.ran && q.data.status
         ? { variant: NOTICE[q.data.status], text: noticeText(q.data.ran, q.data.status) }
         : undefined;
-    const [jobs, failed] = [await jobsOverview(db, config), await failedMail(db)];
+    const [jobs, failed] = [await jobsOverview(db, config, c.var.user!.timezone), await failedMail(db)];
     return c.render(
       <JobsPage
         jobs={jobs}
@@ -62,7 +62,7 @@ export function jobsPages() {
     c.var.logger.info({ job: name, status: outcome.status, by: c.var.user!.id }, 'job run on request');
     if (isHtmx(c)) {
       triggerToast(c, noticeText(name, outcome.status), outcome.message, NOTICE[outcome.status]);
-      const jobs = await jobsOverview(c.var.deps.db, c.var.deps.config);
+      const jobs = await jobsOverview(c.var.deps.db, c.var.deps.config, c.var.user!.timezone);
       return fragment(c, <JobsTable jobs={jobs} timeZone={c.var.user!.timezone} now={new Date()} />);
     }
     return c.redirect(`/admin/jobs?ran=${name}&status=${outcome.status}`, 303);

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { requirePageUser } from '../auth/policy';
+import { can, requirePageUser } from '../auth/policy';
 import { notFound } from '../http/errors';
 import { formValues } from '../http/form';
 import { fragment, isHtmx, isHtmxFor } from '../http/htmx';
@@ -10,21 +10,14 @@ import type { Space } from './schemas';
 import { deleteItem, getItem } from './service';
 import { SPACES } from './shared';
 import { DELETE_DIALOG_ID, DeleteConfirm, DeleteConfirmPage } from './views/DeleteDialog';
-import { listUrl } from './views/urls';
+import { listUrl, listUrlIn } from './views/urls';
 
 /** A same-app list URL to go back to (anything else falls back to the list itself). */
-function safeBack(space: Space, candidate: string | undefined | null): string {
-  const { path } = SPACES[space];
-  if (!candidate) return path;
-  try {
-    const url = new URL(candidate, 'http://app.invalid');
-    if (url.origin !== 'http://app.invalid' && !candidate.startsWith('http')) return path;
-    if (url.pathname !== path) return path;
-    return url.pathname + url.search;
-  } catch {
-    return path;
-  }
-}
+const safeBack = (space: Space, candidate: string | undefined | null) =>
+  listUrlIn(SPACES[space].path, candidate) ?? SPACES[space].path;
+
+/** True when a (same-app) URL is the space's list screen. */
+const isListUrl = (space: Space, url: string | undefined) => listUrlIn(SPACES[space].path, url) !== undefined;
 
 /** The list state a back URL names. */
 const backState = (space: Space, back: string) =>
@@ -38,12 +31,21 @@ function spaceDeletePages(space: Space) {
     const item = await getItem(c.var.deps.db, space, c.req.param('id'));
     if (!item) throw notFound('Item not found.');
     const action = `${path}/${item.id}/delete`;
+    const canRestore = can(c.var.user, 'knowledge.restore');
     if (isHtmxFor(c, DELETE_DIALOG_ID)) {
-      const back = safeBack(space, c.req.header('HX-Current-URL'));
-      return fragment(c, <DeleteConfirm action={action} title={item.title} back={back} />);
+      const current = c.req.header('HX-Current-URL');
+      const inList = isListUrl(space, current);
+      // From an item's page, back is the list its breadcrumb names.
+      const back = safeBack(space, inList ? current : c.req.query('back'));
+      return fragment(
+        c,
+        <DeleteConfirm action={action} title={item.title} back={back} canRestore={canRestore} inList={inList} />,
+      );
     }
     const back = safeBack(space, c.req.query('back') ?? c.req.header('referer'));
-    return c.render(<DeleteConfirmPage action={action} title={item.title} back={back} />, { title: 'Delete item' });
+    return c.render(<DeleteConfirmPage action={action} title={item.title} back={back} canRestore={canRestore} />, {
+      title: 'Delete item',
+    });
   });
   app.post(`${path}/:id/delete`, requirePageUser(), async (c) => {
     // The one field is a URL to go back to, checked by safeBack (anything else is the list itself).
@@ -53,7 +55,7 @@ function spaceDeletePages(space: Space) {
     if (!isHtmx(c)) return c.redirect(listUrl(path, state, { deleted: 1 }), 303);
     triggerToast(c, 'Success', messages.deleted);
     // The results hold the delete dialog: swapping them in closes it.
-    return fragment(c, (await renderResults(c, space, state)).node);
+    return fragment(c, await renderResults(c, space, state));
   });
   return app;
 }

@@ -4,7 +4,7 @@ import { allowPage } from '../auth/policy';
 import { DELETED_ROWS, listDeleted, undeleteItem } from './deleted';
 import type { Space } from './schemas';
 import { getItem } from './service';
-import { openHref, SPACES } from './shared';
+import { itemHref, SPACES } from './shared';
 import { DeletedPage } from './views/DeletedPage';
 
 /** GET {path}/deleted (the list), POST {path}/{id}/undelete (restore, then the list saying so). */
@@ -22,7 +22,7 @@ function spaceDeletedPages(space: Space) {
         limit={DELETED_ROWS}
         timeZone={c.var.user!.timezone}
         now={new Date()}
-        restored={restored ? { title: restored.title, href: openHref(space, restored.id) } : undefined}
+        restored={restored ? { title: restored.title, href: itemHref(space, restored.id, restored.title) } : undefined}
       />,
       { title: page.deletedTitle, subtitle: 'Restore items that were deleted' },
     );

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { documents, documentVersions, users } from '../db/schema';
 import { notFound } from '../http/errors';
@@ -39,6 +39,23 @@ export async function lockRow(
   return row;
 }
 
+/** A live item with its author, built once per database: every item page and preview asks it. */
+function buildLiveItemQuery(db: Db) {
+  return db
+    .select({ ...itemColumns, ...authorColumns })
+    .from(documents)
+    .leftJoin(users, eq(users.id, documents.authorId))
+    .where(
+      and(
+        eq(documents.id, sql.placeholder('id')),
+        eq(documents.space, sql.placeholder('space')),
+        isNull(documents.deletedAt),
+      ),
+    )
+    .prepare('live_item');
+}
+const liveItemQueries = new WeakMap<Db, ReturnType<typeof buildLiveItemQuery>>();
+
 /** One item with its author, or null (deleted items only with includeDeleted). */
 export async function getItem(
   db: Db,
@@ -47,6 +64,15 @@ export async function getItem(
   opts: { includeDeleted?: boolean } = {},
 ): Promise<Item | null> {
   if (!isUuid(id)) return null;
+  if (!opts.includeDeleted) {
+    let query = liveItemQueries.get(db);
+    if (!query) {
+      query = buildLiveItemQuery(db);
+      liveItemQueries.set(db, query);
+    }
+    const [live] = await query.execute({ id, space });
+    return live ? toItem(live) : null;
+  }
   const [row] = await db
     .select({ ...itemColumns, ...authorColumns })
     .from(documents)

@@ -7,24 +7,23 @@ import { deletedPages } from './deleted-pages';
 import { readState, renderResults } from './results';
 import type { Space } from './schemas';
 import { getItem, listCategories } from './service';
-import { isKbType, SPACES } from './shared';
+import { isKbType, itemHref, SPACES } from './shared';
 import { ListPage } from './views/KnowledgePage';
 import { listUrl } from './views/urls';
 
 async function listPage(c: Context<AppEnv>, space: Space) {
-  const { path, hasKinds, messages, page: heading } = SPACES[space];
+  const { path, messages, page: heading } = SPACES[space];
   const state = readState(c.req.query(), space);
-  const doc = c.req.query('doc');
-  // A knowledge item opens in the category view's preview; a document has no preview (see /documents).
-  if (doc && hasKinds) state.view = 'category';
+  // Reached with ?doc= only when the item does not exist (see openDoc).
+  const missing = c.req.query('doc') !== undefined;
   c.header('Vary', 'HX-Request, HX-Target');
-  const { node, found } = await renderResults(c, space, state, hasKinds ? doc : undefined);
+  const node = await renderResults(c, space, state);
   if (isHtmxFor(c, 'kb-results')) return fragment(c, node);
   const deleted = c.req.query('deleted') === '1';
-  const cleaned = doc || deleted || c.req.query('autocreate') ? listUrl(path, state) : undefined;
+  const cleaned = missing || deleted || c.req.query('autocreate') ? listUrl(path, state) : undefined;
   const notice = deleted
     ? { variant: 'success' as const, text: messages.deleted }
-    : doc && !found
+    : missing
       ? { variant: 'error' as const, text: messages.missing }
       : undefined;
   const page = (
@@ -42,20 +41,22 @@ async function listPage(c: Context<AppEnv>, space: Space) {
   return c.render(page, { title: heading.title, subtitle: heading.subtitle });
 }
 
+/** The spec's deep link ?doc={id}: the item's own page, so the address goes on naming it (null: no such item). */
+async function openDoc(c: Context<AppEnv>, space: Space): Promise<Response | null> {
+  const doc = c.req.query('doc');
+  const item = doc ? await getItem(c.var.deps.db, space, doc) : null;
+  return item ? c.redirect(itemHref(space, item.id, item.title), 302) : null;
+}
+
 /** /knowledge-base and /documents (+ their delete confirmations). */
 export function knowledgePages() {
   const app = new Hono<AppEnv>();
   app.get('/knowledge-base', requirePageUser(), async (c) => {
     const create = c.req.query('create');
     if (isKbType(create)) return c.redirect(`/knowledge-base/new?type=${create}`, 302);
-    return listPage(c, 'knowledge');
+    return (await openDoc(c, 'knowledge')) ?? listPage(c, 'knowledge');
   });
-  // ?doc={id} (search results, assistant links): a document opens in its editor, where it is read and edited.
-  app.get('/documents', requirePageUser(), async (c) => {
-    const doc = c.req.query('doc');
-    if (doc && (await getItem(c.var.deps.db, 'documents', doc))) return c.redirect(`/documents/${doc}/edit`, 302);
-    return listPage(c, 'documents');
-  });
+  app.get('/documents', requirePageUser(), async (c) => (await openDoc(c, 'documents')) ?? listPage(c, 'documents'));
   app.route('/', deletePages());
   app.route('/', deletedPages());
   return app;

@@ -1,27 +1,18 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
-import { renderMarkdown } from '../markdown/render';
-import { linkedServers } from './linked-servers';
+import { can } from '../auth/policy';
 import { listQuery, type Space } from './schemas';
-import { categoryCounts, countItems, getItem, listItems, listTitles } from './service';
+import { categoryCounts, countItems, listItems, listTitles } from './service';
 import { SPACES } from './shared';
 import { buildGroups, CategoryPane } from './views/CategoryPane';
 import { EMPTY_STATES, Results } from './views/Results';
-import { isFiltering, listUrl, type ListState } from './views/urls';
+import { isFiltering, type ListState } from './views/urls';
 
 /** Grid and list pages show this many items first ("Show more" adds 60). */
 export const PAGE_SIZE = 60;
 
-/** The item opened by a deep link, with its rendered content and linked servers. */
-async function loadSelected(c: Context<AppEnv>, space: Space, docId: string) {
-  const { db } = c.var.deps;
-  const item = await getItem(db, space, docId);
-  if (!item) return null;
-  return { ...item, html: renderMarkdown(item.content), servers: await linkedServers(db, item.id) };
-}
-
 /** Loads and renders the results part of a list page for a state (the htmx fragment, also inside the full page). */
-export async function renderResults(c: Context<AppEnv>, space: Space, state: ListState, docId?: string) {
+export async function renderResults(c: Context<AppEnv>, space: Space, state: ListState) {
   const { db, assets } = c.var.deps;
   const { path, hasKinds } = SPACES[space];
   const now = new Date();
@@ -30,48 +21,38 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
   const Empty = EMPTY_STATES[space];
   const empty = <Empty filtering={isFiltering(state)} />;
   if (state.view === 'category') {
-    const [titles, counts, selected] = await Promise.all([
+    const [titles, counts] = await Promise.all([
       listTitles(db, space, { ...filters, limit: 600 }),
       categoryCounts(db, space, filters),
-      docId ? loadSelected(c, space, docId) : null,
     ]);
-    const query = new URL(listUrl(path, { ...state, limit: undefined }), 'http://x').searchParams.toString();
     // Nothing to show: the screen's empty state (spec texts), not an empty tree.
-    const category =
-      titles.length || selected ? (
-        <CategoryPane
-          assets={assets}
-          groups={buildGroups(titles, counts, selected)}
-          selected={selected}
-          now={now}
-          query={query}
-        />
-      ) : undefined;
-    return {
-      found: !!selected,
-      node: (
-        <Results
-          path={path}
-          state={state}
-          items={[]}
-          total={titles.length}
-          now={now}
-          empty={empty}
-          category={category}
-          showType
-        />
-      ),
-    };
+    const category = titles.length ? (
+      <CategoryPane
+        assets={assets}
+        groups={buildGroups(titles, counts)}
+        now={now}
+        canRestore={can(c.var.user, 'knowledge.restore')}
+      />
+    ) : undefined;
+    return (
+      <Results
+        path={path}
+        state={state}
+        items={[]}
+        total={titles.length}
+        now={now}
+        empty={empty}
+        category={category}
+        showType
+      />
+    );
   }
   const limit = Math.min(state.limit ?? PAGE_SIZE, 1000);
   const [items, total] = await Promise.all([
     listItems(db, space, { ...filters, limit, summary: true }),
     countItems(db, space, filters),
   ]);
-  return {
-    found: false,
-    node: <Results path={path} state={state} items={items} total={total} now={now} empty={empty} showType={hasKinds} />,
-  };
+  return <Results path={path} state={state} items={items} total={total} now={now} empty={empty} showType={hasKinds} />;
 }
 
 /** The list state from query parameters (bad values are ignored, never an error page). */

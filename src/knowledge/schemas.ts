@@ -4,6 +4,7 @@ import {
   BUILD_STEP_LIST_FIELDS,
   BUILD_STEP_TEXT_FIELDS,
   BUILD_TEXT_FIELDS,
+  CHANGE_NOTE_MAX,
   formKindOfModel,
   HOWTO_STEP_FIELDS,
   HOWTO_TEXT_FIELDS,
@@ -114,6 +115,12 @@ export const documentInput = z.object({
     .max(200)
     .optional(),
   formModel: formModelInput.nullable().optional(),
+  /** The author's note on what this save changed (the version's change log); empty means "say what changed". */
+  changeNote: z
+    .string({ error: 'Change note must be text.' })
+    .trim()
+    .max(CHANGE_NOTE_MAX, `Change note must be at most ${CHANGE_NOTE_MAX} characters.`)
+    .optional(),
   /** The version the edit was based on; a stale one answers 409. */
   version: z.number({ error: 'version must be a number.' }).int().positive().optional(),
 });

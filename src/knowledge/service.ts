@@ -4,11 +4,13 @@ import { documentCounts, documents, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict } from '../http/errors';
 import { getItem, lockRow, writeVersion } from './items';
+import { describeChanges } from './versions';
 import { authorColumns, itemColumns, toItem } from './rows';
 import type { DocumentInput, Item, KbType, Space } from './schemas';
 import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from './shared';
 
 export { getItem, isUuid } from './items';
+export { readItem } from './reading';
 export { listVersions, restoreVersion } from './versions';
 
 export interface ListFilters {
@@ -42,7 +44,10 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
   return (await getItem(db, space, id))!;
 }
 
-/** Updates an item: 409 when input.version is stale (nothing changes); version + 1 and a version row. */
+/**
+ * Updates an item: 409 when input.version is stale (nothing changes); version + 1 and a version row whose change log
+ * is the author's note, or else what changed.
+ */
 export async function updateItem(
   db: Db,
   space: Space,
@@ -62,7 +67,7 @@ export async function updateItem(
       .set({ ...fieldsOf(input), version: current.version + 1, updatedAt: new Date() })
       .where(eq(documents.id, id))
       .returning(itemColumns);
-    await writeVersion(tx, row, actorId, 'Updated');
+    await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
   });
   return (await getItem(db, space, id))!;
 }

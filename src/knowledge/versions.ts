@@ -5,9 +5,36 @@ import { documents, documentVersions, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict, notFound } from '../http/errors';
 import { getItem, isUuid, lockRow, writeVersion } from './items';
-import { itemColumns, snapshotOf } from './rows';
+import { itemColumns, snapshotOf, type ItemRow } from './rows';
 import type { Item, Space, VersionItem } from './schemas';
 import { SPACES } from './shared';
+
+/** The fields a change log names, in the order it names them. */
+const LOGGED_FIELDS = [
+  ['title', 'title'],
+  ['excerpt', 'excerpt'],
+  ['content', 'content'],
+  ['formModel', 'form'],
+  ['category', 'category'],
+  ['tags', 'tags'],
+  ['technology', 'technology'],
+  ['domain', 'domain'],
+  ['templateType', 'template type'],
+  ['isTemplate', 'template setting'],
+  ['isPublished', 'published setting'],
+  ['attachedImages', 'images'],
+] as const satisfies readonly (readonly [keyof ItemRow, string])[];
+
+/** "a", "a and b", "a, b and c". */
+const listOf = (words: string[]) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+
+/** What an update changed, in words ("Changed title, content and tags"), for the version's change log. */
+export function describeChanges(before: ItemRow, after: ItemRow): string {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const changed = LOGGED_FIELDS.filter(([key]) => !same(before[key], after[key])).map(([, name]) => name);
+  return changed.length ? `Changed ${listOf(changed)}` : 'Saved without changes';
+}
 
 function authorName(first: string | null, last: string | null, email: string | null): string {
   return [first, last].filter(Boolean).join(' ') || email || 'Unknown';

@@ -1,17 +1,27 @@
 import { escapeHtml, type MailContent } from '../mail/service';
 import { formatDateTime } from '../ui/shared';
 import type { HealthReport } from './service';
-import { reportSections, statusSummary } from './sections';
+import { cellText, reportSections, statusSummary, type ReportCell, type ReportSection } from './sections';
 
 const CELL = 'style="border:1px solid #d1d5db;padding:4px 8px;text-align:left"';
 
-function htmlTable(head: string[], rows: string[][]): string {
+/** A cell in HTML: text escaped, links to the app made absolute. */
+function htmlCell(cell: ReportCell, appUrl: string): string {
+  if (typeof cell === 'string') return escapeHtml(cell);
+  if (!cell.length) return escapeHtml(cellText(cell));
+  return cell.map((l) => `<a href="${escapeHtml(appUrl + l.href)}">${escapeHtml(l.text)}</a>`).join(', ');
+}
+
+function htmlTable(head: string[], rows: ReportCell[][], appUrl: string): string {
   const th = head.map((h) => `<th ${CELL}>${escapeHtml(h)}</th>`).join('');
-  const trs = rows.map((r) => `<tr>${r.map((c) => `<td ${CELL}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  const trs = rows
+    .map((r) => `<tr>${r.map((c) => `<td ${CELL}>${htmlCell(c, appUrl)}</td>`).join('')}</tr>`)
+    .join('\n');
   return `<table style="border-collapse:collapse;font-size:13px;margin:0 0 16px"><thead><tr style="background:#f3f4f6">${th}</tr></thead><tbody>\n${trs}\n</tbody></table>`;
 }
 
-function textTable(head: string[], rows: string[][]): string {
+function textTable(head: string[], cells: ReportCell[][]): string {
+  const rows = cells.map((r) => r.map(cellText));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells
@@ -19,6 +29,20 @@ function textTable(head: string[], rows: string[][]): string {
       .join('  ')
       .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** The plain-text part cannot link a title: each linked page follows its table as "title: URL". */
+function textLinks(section: ReportSection, appUrl: string): string[] {
+  const links = new Map<string, string>();
+  for (const cell of section.rows.flat()) {
+    if (typeof cell !== 'string') for (const l of cell) links.set(appUrl + l.href, l.text);
+  }
+  return [...links].map(([url, text]) => `  ${text}: ${url}`);
+}
+
+function textSection(section: ReportSection, appUrl: string): string[] {
+  if (!section.rows.length) return [section.title, section.empty, ''];
+  return [section.title, textTable(section.head, section.rows), ...textLinks(section, appUrl), ''];
 }
 
 /** The daily health report e-mail: a plain-text part and a simple HTML table per section. */
@@ -38,7 +62,7 @@ export function healthReportMail(
     '',
     intro,
     '',
-    ...sections.flatMap((s) => [s.title, s.rows.length ? textTable(s.head, s.rows) : s.empty, '']),
+    ...sections.flatMap((s) => textSection(s, opts.appUrl)),
     `Full report: ${url}`,
     '',
     'You receive this because you are an administrator or switched on health reports in your settings.',
@@ -51,7 +75,7 @@ export function healthReportMail(
 ${sections
   .map(
     (s) =>
-      `<h2 style="font-size:15px;margin:16px 0 6px">${escapeHtml(s.title)}</h2>\n${s.rows.length ? htmlTable(s.head, s.rows) : `<p>${escapeHtml(s.empty)}</p>`}`,
+      `<h2 style="font-size:15px;margin:16px 0 6px">${escapeHtml(s.title)}</h2>\n${s.rows.length ? htmlTable(s.head, s.rows, opts.appUrl) : `<p>${escapeHtml(s.empty)}</p>`}`,
   )
   .join('\n')}
 <p><a href="${escapeHtml(url)}">Open the full report</a></p>

@@ -1,15 +1,33 @@
 import { serverStatuses } from '../db/schema';
+import { itemHref, spaceOf } from '../knowledge/shared';
 import { formatDateTime } from '../ui/shared';
 import { HIGH_USAGE_PERCENT, type HealthReport } from './service';
 
-/** One table of the report, as plain strings (shared by the e-mail and the page). */
+/** A link to an item's page (an app path; the e-mail makes it absolute). */
+export interface ReportLink {
+  text: string;
+  href: string;
+}
+
+/** A cell: plain text, or links (a server's runbooks). */
+export type ReportCell = string | ReportLink[];
+
+/** One table of the report (shared by the e-mail and the page). */
 export interface ReportSection {
   id: string;
   title: string;
   head: string[];
-  rows: string[][];
+  rows: ReportCell[][];
   empty: string;
 }
+
+/** A cell as plain text: links by their titles; "None" for a server without runbooks. */
+export const cellText = (cell: ReportCell): string =>
+  typeof cell === 'string' ? cell : cell.map((l) => l.text).join(', ') || 'None';
+
+/** The runbooks cell of a server: each linked document's page. */
+const runbooksCell = (report: HealthReport, serverId: string): ReportLink[] =>
+  (report.runbooks[serverId] ?? []).map((d) => ({ text: d.title, href: itemHref(spaceOf(d.space), d.id, d.title) }));
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const pct = (n: number) => `${Math.round(n)}%`;
@@ -41,7 +59,7 @@ export function reportSections(report: HealthReport, timeZone: string): ReportSe
     {
       id: 'changed',
       title: 'Changed state since the last report',
-      head: ['Server', 'Environment', 'From', 'Now', 'Changes', 'Last change'],
+      head: ['Server', 'Environment', 'From', 'Now', 'Changes', 'Last change', 'Runbooks'],
       rows: report.changed.map((c) => [
         c.name,
         c.environment,
@@ -49,14 +67,20 @@ export function reportSections(report: HealthReport, timeZone: string): ReportSe
         c.status,
         String(c.changes),
         when(c.lastChangedAt),
+        runbooksCell(report, c.id),
       ]),
       empty: 'No server changed state.',
     },
     {
       id: 'offline-long',
       title: 'Offline for more than an hour',
-      head: ['Server', 'Environment', 'Offline since'],
-      rows: report.offlineLong.map((s) => [s.name, s.environment, s.offlineSince ? when(s.offlineSince) : 'Unknown']),
+      head: ['Server', 'Environment', 'Offline since', 'Runbooks'],
+      rows: report.offlineLong.map((s) => [
+        s.name,
+        s.environment,
+        s.offlineSince ? when(s.offlineSince) : 'Unknown',
+        runbooksCell(report, s.id),
+      ]),
       empty: 'No server has been offline for more than an hour.',
     },
     {

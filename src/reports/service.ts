@@ -1,6 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
-import { DEFAULT_TIMEZONE, environments, serverStatuses, type Environment, type ServerStatus } from '../db/schema';
+import {
+  DEFAULT_TIMEZONE,
+  documents,
+  environments,
+  serverDocuments,
+  serverStatuses,
+  type Environment,
+  type ServerStatus,
+} from '../db/schema';
 import { lastSuccessfulRunStart } from '../jobs/service';
 
 /** The job whose last successful run marks "since the last report". */
@@ -34,6 +42,13 @@ export interface StaleServer extends ServerRef {
   metricsUpdatedAt: Date | null;
 }
 
+/** A live document linked to a server: what the reader opens to act on it. */
+export interface RunbookRef {
+  id: string;
+  space: string;
+  title: string;
+}
+
 export interface HealthReport {
   generatedAt: Date;
   since: Date;
@@ -44,6 +59,8 @@ export interface HealthReport {
   offlineLong: OfflineServer[];
   highUsage: HighUsageServer[];
   staleMetrics: StaleServer[];
+  /** The runbooks of each server that changed state or is offline, by server id. */
+  runbooks: Record<string, RunbookRef[]>;
 }
 
 const emptyCounts = () => Object.fromEntries(serverStatuses.map((s) => [s, 0])) as Record<ServerStatus, number>;
@@ -137,6 +154,23 @@ async function staleMetrics(db: Db, now: Date): Promise<StaleServer[]> {
   return rows.map((r) => ({ ...ref(r), metricsUpdatedAt: asDate(r.metrics_updated_at) }));
 }
 
+/** The live documents linked to these servers, by server id, titles in order. */
+async function runbooksOf(db: Db, serverIds: string[]): Promise<Record<string, RunbookRef[]>> {
+  if (!serverIds.length) return {};
+  const rows = await db
+    .select({ serverId: serverDocuments.serverId, id: documents.id, space: documents.space, title: documents.title })
+    .from(serverDocuments)
+    .innerJoin(documents, eq(documents.id, serverDocuments.documentId))
+    .where(and(inArray(serverDocuments.serverId, serverIds), isNull(documents.deletedAt)))
+    .orderBy(asc(documents.title));
+  const byServer: Record<string, RunbookRef[]> = {};
+  for (const { serverId, ...doc } of rows) {
+    byServer[serverId] ??= [];
+    byServer[serverId].push(doc);
+  }
+  return byServer;
+}
+
 /** The fleet summary; "changed" covers the time since the last successful report run (or the last 24 hours). */
 export async function buildHealthReport(db: Db, opts: { now?: Date; since?: Date } = {}): Promise<HealthReport> {
   const now = opts.now ?? new Date();
@@ -149,7 +183,17 @@ export async function buildHealthReport(db: Db, opts: { now?: Date; since?: Date
     await highUsage(db),
     await staleMetrics(db, now),
   ];
-  return { generatedAt: now, since, ...c, changed, offlineLong: offline, highUsage: high, staleMetrics: stale };
+  const runbooks = await runbooksOf(db, [...new Set([...changed, ...offline].map((s) => s.id))]);
+  return {
+    generatedAt: now,
+    since,
+    ...c,
+    changed,
+    offlineLong: offline,
+    highUsage: high,
+    staleMetrics: stale,
+    runbooks,
+  };
 }
 
 export interface ReportRecipient {

@@ -37,7 +37,7 @@ const documentResult = (r: DocRow): SearchResult => ({
   excerpt: plain(r.excerpt) ?? plain(r.snippet),
   category: r.category,
   type: r.space === 'knowledge' ? 'knowledge' : 'document',
-  url: itemHref(r.space, r.id),
+  url: itemHref(r.space, r.id, r.title),
 });
 
 const serverResult = (r: ServerRow): SearchResult => ({

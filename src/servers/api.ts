@@ -1,12 +1,12 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
-import { badRequest, unauthorized } from '../http/errors';
+import { badRequest, forbidden, unauthorized } from '../http/errors';
 import { allow, authorize, customGuard } from '../auth/policy';
 import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
-import { checkServer } from './commands';
+import { checkNewServer, checkServer } from './commands';
 import { cachedServerList } from './list-cache';
-import { documentLinkInput, metricsInput, serverFilters, serverInput, tokenInput } from './schemas';
+import { documentLinkInput, metricsInput, serverFilters, serverInput, tokenInput, type MetricsInput } from './schemas';
 import {
   createServer,
   deleteServer,
@@ -23,19 +23,32 @@ import { createApiToken, listApiTokens, revokeApiToken, verifyApiToken } from '.
 
 const actor = (c: Context<AppEnv>) => c.var.user?.id ?? null;
 
-/** Metrics accept a session or `Authorization: Bearer <api token>` (agents); revoked tokens are refused. */
+/** The refusals of an agent token (a session may do both). */
+export const TOKEN_SERVER_REFUSED = 'This token may not push metrics for this server.';
+export const TOKEN_MAINTENANCE_REFUSED = 'An agent may not set maintenance: an admin sets it on the server.';
+
+/**
+ * Metrics accept a session or `Authorization: Bearer <api token>` (agents): a revoked token is refused (401), and a
+ * token only reports for the servers it names (403).
+ */
 const sessionOrToken = (): MiddlewareHandler<AppEnv> =>
   customGuard('app.use', async (c, next) => {
     const header = c.req.header('authorization');
     if (header) {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
-      if (!match || !(await verifyApiToken(c.var.deps.db, match[1])))
-        throw unauthorized('Invalid or revoked API token.');
+      const token = match ? await verifyApiToken(c.var.deps.db, match[1]) : null;
+      if (!token) throw unauthorized('Invalid or revoked API token.');
+      if (!token.serverIds.includes(c.req.param('id') ?? '')) throw forbidden(TOKEN_SERVER_REFUSED);
       return next();
     }
     authorize(c.var.user, 'app.use');
     return next();
   });
+
+/** Maintenance suspends a server's checks, so only a signed-in user sets it (an agent could hide an outage). */
+function refuseAgentMaintenance(c: Context<AppEnv>, input: MetricsInput): void {
+  if (input.status === 'maintenance' && c.req.header('authorization')) throw forbidden(TOKEN_MAINTENANCE_REFUSED);
+}
 
 /** The whole list from the cache: 304 on a matching ETag, the stored gzip when the client takes it. */
 async function sendServerList(c: Context<AppEnv>): Promise<Response> {
@@ -70,18 +83,22 @@ async function documentIdOf(c: Context<AppEnv>): Promise<string> {
 
 function serversApi() {
   const app = new Hono<AppEnv>();
-  app.put('/:id/metrics', sessionOrToken(), validate('json', metricsInput), async (c) =>
-    c.json(await updateMetrics(c.var.deps.db, c.req.param('id'), c.req.valid('json'), actor(c))),
-  );
+  app.put('/:id/metrics', sessionOrToken(), validate('json', metricsInput), async (c) => {
+    const input = c.req.valid('json');
+    refuseAgentMaintenance(c, input);
+    return c.json(await updateMetrics(c.var.deps.db, c.req.param('id'), input, actor(c)));
+  });
   app.use('*', requireUser());
   app.get('/', validate('query', serverFilters), async (c) => {
     const filters = c.req.valid('query');
     if (filters.q || filters.environment || filters.status) return c.json(await listServers(c.var.deps.db, filters));
     return sendServerList(c);
   });
-  app.post('/', validate('json', serverInput), async (c) =>
-    c.json(await createServer(c.var.deps.db, c.req.valid('json'), actor(c)), 201),
-  );
+  // The row is committed first; its first check then has at most CREATE_CHECK_WAIT_MS to make the answer.
+  app.post('/', validate('json', serverInput), async (c) => {
+    const server = await createServer(c.var.deps.db, c.req.valid('json'), actor(c));
+    return c.json(await checkNewServer(c.var.deps, server, actor(c)), 201);
+  });
   app.get('/:id', async (c) => c.json(await requireServer(c.var.deps.db, c.req.param('id'))));
   app.put('/:id', validate('json', serverInput), async (c) =>
     c.json(await updateServer(c.var.deps.db, c.req.param('id'), c.req.valid('json'), actor(c))),
@@ -113,7 +130,7 @@ function tokensApi() {
   app.use('*', allow('tokens.manage'));
   app.get('/', async (c) => c.json(await listApiTokens(c.var.deps.db)));
   app.post('/', validate('json', tokenInput), async (c) =>
-    c.json(await createApiToken(c.var.deps.db, c.req.valid('json').name, c.var.user!.id), 201),
+    c.json(await createApiToken(c.var.deps.db, c.req.valid('json'), c.var.user!.id), 201),
   );
   app.delete('/:id', async (c) => {
     await revokeApiToken(c.var.deps.db, c.req.param('id'), c.var.user!.id);

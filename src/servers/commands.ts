@@ -1,6 +1,7 @@
 import { pushServerStatus, queueServerStatusMails, type NotifyDeps } from '../notifications/service';
+import { AppError } from '../http/errors';
 import { checkAllServers, claimUnannouncedChanges, probeServer, type CheckAllSummary } from './health';
-import type { Server } from './schemas';
+import { type CheckedServer, firstCheckPending, type Server } from './schemas';
 
 /*
  * Health checks as one command each: probe, store (one transaction per server, with the change marked
@@ -32,11 +33,50 @@ export async function announceStatusChanges(deps: NotifyDeps): Promise<Announced
   return { changes: changes.length, emails, pushes };
 }
 
-/** A server's Check now: probe and store it, announce (the e-mails go out when their transaction commits). */
-export async function checkServer(deps: CheckDeps, serverId: string, actorId: string | null): Promise<Server> {
-  const { server } = await probeServer(deps.db, serverId, { actorId });
+/**
+ * A server's Check now: probe and store it, announce (the e-mails go out when their transaction commits).
+ * Answers the server as stored and what the probe found (check null: in maintenance, not probed).
+ */
+export async function checkServer(deps: CheckDeps, serverId: string, actorId: string | null): Promise<CheckedServer> {
+  const { server, check } = await probeServer(deps.db, serverId, { actorId });
   await announceStatusChanges(deps);
-  return server;
+  return { ...server, check };
+}
+
+/** How long the answer to Add Server waits for the first check (a probe may take PROBE_TIMEOUT_MS, 3 s). */
+export const CREATE_CHECK_WAIT_MS = 1000;
+
+/**
+ * The first check of a server just added (its row committed), so it does not wait for the next round (up to 5
+ * minutes). The check starts at once; the caller gets the checked server when the probe is done within `waitMs`
+ * (a host that connects or refuses answers in milliseconds), else the server as added, while the check goes on
+ * and is stored when the probe ends. Servers in maintenance, or without an address, are not probed.
+ */
+export async function checkNewServer(
+  deps: CheckDeps,
+  server: Server,
+  actorId: string | null,
+  waitMs = CREATE_CHECK_WAIT_MS,
+): Promise<Server> {
+  if (!firstCheckPending(server)) return server;
+  const checked = checkServer(deps, server.id, actorId).then(
+    ({ check: _check, ...stored }) => stored,
+    (err) => {
+      // Deleted before its check ended: nothing to store. Anything else is left to the next round.
+      if (!(err instanceof AppError && err.status === 404))
+        deps.logger.warn({ err, serverId: server.id }, 'first health check of a new server failed');
+      return server;
+    },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<Server>((resolve) => {
+    timer = setTimeout(() => resolve(server), waitMs);
+  });
+  try {
+    return await Promise.race([checked, waited]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -4,12 +4,10 @@ import type { Db } from '../db/client';
 import { healthChecks, servers } from '../db/schema';
 import { AppError, notFound } from '../http/errors';
 import { probeTcp } from './probe';
-import type { Server, ServerStatus, StatusChange } from './schemas';
+import { type HealthCheckResult, PROBE_TIMEOUT_MS, type Server, type ServerStatus, type StatusChange } from './schemas';
 import { requireServer, toServer } from './service';
 
 const BUSY = 90;
-/** How long a probe waits for the TCP connection: the same for the round, Run Health Check and Check now. */
-export const PROBE_TIMEOUT_MS = 3000;
 
 /** Reachable → online, or warning when the last cpu, memory or disk usage is ≥ 90%; else offline. */
 export function statusAfterProbe(
@@ -33,9 +31,9 @@ export async function probeServer(
   db: Db,
   serverId: string,
   opts: { actorId?: string | null; timeoutMs?: number } = {},
-): Promise<{ server: Server; change: StatusChange | null }> {
+): Promise<{ server: Server; change: StatusChange | null; check: HealthCheckResult }> {
   const before = await requireServer(db, serverId);
-  if (before.status === 'maintenance') return { server: before, change: null };
+  if (before.status === 'maintenance') return { server: before, change: null, check: null };
   const host = before.ipAddress ?? before.hostname;
   const probe = host
     ? await probeTcp(host, before.monitorPort, opts.timeoutMs ?? PROBE_TIMEOUT_MS)
@@ -44,7 +42,7 @@ export async function probeServer(
     // The status as it is now (locked), not as before the probe: two checks at once store one change, not two.
     const [server] = await tx.select().from(servers).where(eq(servers.id, serverId)).for('update');
     if (!server) throw notFound('Server not found.'); // deleted meanwhile
-    if (server.status === 'maintenance') return { server: toServer(server), change: null };
+    if (server.status === 'maintenance') return { server: toServer(server), change: null, check: null };
     const status = statusAfterProbe(server, probe.reachable);
     const now = new Date();
     const changed = status !== server.status;
@@ -88,7 +86,8 @@ export async function probeServer(
           at: now,
         }
       : null;
-    return { server: toServer(row), change };
+    const latencyMs = probe.reachable ? probe.latencyMs : null;
+    return { server: toServer(row), change, check: { status, latencyMs, error: probe.error } };
   });
 }
 

@@ -5,7 +5,7 @@ import { checkForm, formValues } from '../http/form';
 import { requirePageUser } from '../auth/policy';
 import { listTitles } from '../knowledge/service';
 import { checkServer } from './commands';
-import { firstPageIndex, matchesServer, SERVER_PAGE_SIZE, type ServerFilters } from './shared';
+import { firstPageIndex, matchesServer, MISSING_SERVER, SERVER_PAGE_SIZE, type ServerFilters } from './shared';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, serverFilters } from './schemas';
 import {
@@ -57,6 +57,13 @@ async function renderDetail(c: Context<AppEnv>, id: string, linkError?: string) 
   );
 }
 
+/** The page's address (path and query) without ?server=. */
+function withoutServerParam(href: string): string {
+  const url = new URL(href);
+  url.searchParams.delete('server');
+  return url.pathname + url.search;
+}
+
 /** /infrastructure and /infrastructure/{id} (+ the detail page's no-JS forms). */
 export function serverPages() {
   const app = new Hono<AppEnv>();
@@ -68,8 +75,10 @@ export function serverPages() {
     const f = serverFilters.parse(c.req.query());
     const filters = { q: f.q ?? '', environment: f.environment ?? '', status: f.status ?? '' };
     const highlight = c.req.query('server');
-    const highlightId = highlight && isUuid(highlight) ? highlight : null;
     const [{ servers }, docCounts] = await Promise.all([cachedServerList(db), documentCounts(db)]);
+    const highlightId = highlight && servers.some((s) => s.id === highlight) ? highlight : null;
+    // A ?server= link to a server that is not there (deleted, or a wrong id): say so, like the knowledge base's ?doc=.
+    const missing = highlight !== undefined && !highlightId;
     // Only the page shown goes into the page; the island loads the whole (cached) list after hydration.
     const matching = servers.filter((s) => matchesServer(s, filters as ServerFilters));
     const pageIndex = firstPageIndex(
@@ -85,6 +94,7 @@ export function serverPages() {
         docCounts={docCounts}
         filters={filters}
         highlightId={highlightId}
+        missing={missing ? { text: MISSING_SERVER, cleanUrl: withoutServerParam(c.req.url) } : null}
         openCreate={c.req.query('create') === 'server'}
         timeZone={c.var.user!.timezone}
       />,

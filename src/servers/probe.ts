@@ -6,6 +6,23 @@ export interface ProbeResult {
   error: string | null;
 }
 
+/** The socket errors a probe meets, in plain words (the code stays in the text for the rest). */
+const PLAIN_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'connection timed out',
+};
+
+/** What went wrong, as the probe's error text: "connection refused", else "CODE: message". */
+export function probeErrorText(err: NodeJS.ErrnoException): string {
+  if (err.code && PLAIN_ERRORS[err.code]) return PLAIN_ERRORS[err.code];
+  return err.code ? `${err.code}: ${err.message}` : err.message;
+}
+
 /** Opens a TCP connection to host:port and closes it; unreachable after timeoutMs (default 3 s). */
 export function probeTcp(host: string, port: number, timeoutMs = 3000): Promise<ProbeResult> {
   return new Promise((resolve) => {
@@ -21,9 +38,7 @@ export function probeTcp(host: string, port: number, timeoutMs = 3000): Promise<
     socket.setTimeout(timeoutMs);
     socket.once('connect', () => finish(null));
     socket.once('timeout', () => finish(`Timed out after ${timeoutMs} ms`));
-    socket.once('error', (err: NodeJS.ErrnoException) =>
-      finish(err.code ? `${err.code}: ${err.message}` : err.message),
-    );
+    socket.once('error', (err: NodeJS.ErrnoException) => finish(probeErrorText(err)));
     socket.connect({ host, port });
   });
 }

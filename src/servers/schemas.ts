@@ -70,7 +70,12 @@ export const tokenInput = z.object({
     .trim()
     .min(1, 'Token name is required.')
     .max(100, 'Token name must be at most 100 characters.'),
+  serverIds: z
+    .array(z.uuid({ error: 'serverIds must be server ids.' }), { error: 'serverIds must list the servers.' })
+    .min(1, 'serverIds must name at least one server.')
+    .max(1000, 'serverIds may name at most 1000 servers.'),
 });
+export type TokenInput = z.infer<typeof tokenInput>;
 
 /** List filters (?q=&environment=&status=); unknown values mean "All". */
 export const serverFilters = z.object({

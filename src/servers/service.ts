@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
 import type { Db } from '../db/client';
 import { documents, healthChecks, serverDocuments, servers } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
-import type { MetricsInput, Server, ServerFilters, ServerInput } from './schemas';
+import { type MetricsInput, type Server, type ServerFilters, type ServerInput, sortByServerName } from './schemas';
 
 type Row = typeof servers.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,6 +40,7 @@ export function toServer(r: Row): Server {
     diskUsage: r.diskUsage ?? 0,
     uptime: r.uptime ?? 0,
     lastHealthCheck: iso(r.lastHealthCheck),
+    metricsUpdatedAt: iso(r.metricsUpdatedAt),
     managedBy: r.managedBy,
     monitorPort: r.monitorPort,
     createdAt: iso(r.createdAt)!,
@@ -47,7 +48,7 @@ export function toServer(r: Row): Server {
   };
 }
 
-/** Servers by name, optionally searched (spec fields) and filtered by environment and status. */
+/** Servers in natural name order (web-2 before web-10), optionally searched (spec fields) and filtered by environment and status. */
 export async function listServers(db: Db, filters: ServerFilters = {}): Promise<Server[]> {
   const where: SQL[] = [];
   if (filters.environment) where.push(eq(servers.environment, filters.environment));
@@ -74,8 +75,9 @@ export async function listServers(db: Db, filters: ServerFilters = {}): Promise<
     .select()
     .from(servers)
     .where(and(...where))
+    // Nearly in natural order already, so the sort below is a quick pass (ms for thousands of servers).
     .orderBy(asc(servers.name));
-  return rows.map(toServer);
+  return sortByServerName(rows.map(toServer));
 }
 
 /** One server, or null. */
@@ -306,19 +308,30 @@ export async function unlinkDocument(
   });
 }
 
-/** The servers a document is linked to (for the knowledge preview). */
-export async function listServersForDocument(
-  db: Db,
-  documentId: string,
-): Promise<(Server & { documentType: string })[]> {
-  if (!isUuid(documentId)) return [];
-  const rows = await db
-    .select({ server: servers, documentType: serverDocuments.documentType })
+/** Built once per database: an item's page asks it on every read. */
+function buildServerStatusesQuery(db: Db) {
+  return db
+    .select({ id: servers.id, name: servers.name, status: servers.status })
     .from(serverDocuments)
     .innerJoin(servers, eq(servers.id, serverDocuments.serverId))
-    .where(eq(serverDocuments.documentId, documentId))
-    .orderBy(asc(servers.name));
-  return rows.map((r) => ({ ...toServer(r.server), documentType: r.documentType }));
+    .where(eq(serverDocuments.documentId, sql.placeholder('documentId')))
+    .orderBy(asc(servers.name))
+    .prepare('document_server_statuses');
+}
+const serverStatusesQueries = new WeakMap<Db, ReturnType<typeof buildServerStatusesQuery>>();
+
+/** The servers a document is linked to, by name, with their status (an item's read page and its preview). */
+export async function serverStatusesOfDocument(
+  db: Db,
+  documentId: string,
+): Promise<{ id: string; name: string; status: string | null }[]> {
+  if (!isUuid(documentId)) return [];
+  let query = serverStatusesQueries.get(db);
+  if (!query) {
+    query = buildServerStatusesQuery(db);
+    serverStatusesQueries.set(db, query);
+  }
+  return query.execute({ documentId });
 }
 
 /** Link counts per server (shown on the table's rows). */

@@ -51,6 +51,7 @@ export const SERVER_COLUMNS = [
   { id: 'cpu', label: 'CPU', visible: true },
   { id: 'memory', label: 'Memory', visible: true },
   { id: 'uptime', label: 'Uptime', visible: true },
+  { id: 'lastCheck', label: 'Last Check', visible: true },
   { id: 'os', label: 'OS', visible: false },
   { id: 'serverType', label: 'Type', visible: false },
   { id: 'location', label: 'Location', visible: false },
@@ -86,6 +87,8 @@ export type Server = {
   diskUsage: number;
   uptime: number;
   lastHealthCheck: string | null;
+  /** When an agent last pushed metrics; null: never, so cpu, memory, disk and uptime are not known. */
+  metricsUpdatedAt: string | null;
   managedBy: string | null;
   monitorPort: number;
   createdAt: string;
@@ -159,15 +162,71 @@ export function matchesServer(s: Server, f: ServerFilters): boolean {
   return fields.some((v) => v?.toLowerCase().includes(q));
 }
 
-/** Spec §9: uptime as days and hours, else the last health check time, else N/A. */
-export function uptimeText(s: Pick<Server, 'uptime' | 'lastHealthCheck'>, formatTime: (iso: string) => string): string {
-  if (s.uptime > 0) {
-    const days = Math.floor(s.uptime / 86400);
-    const hours = Math.floor((s.uptime % 86400) / 3600);
-    return `${days}d ${hours}h`;
-  }
-  return s.lastHealthCheck ? formatTime(s.lastHealthCheck) : 'N/A';
+/** Shown where a value is not known (no metrics pushed, never checked). */
+export const UNKNOWN_VALUE = '—';
+
+const nameCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Server names in natural order, ignoring case: web-2 before web-10, "DB-1" beside "db-1". */
+export function compareServerNames(a: string, b: string): number {
+  return nameCollator.compare(a, b);
 }
+
+/** A copy of the list in natural name order (the table, the API list, the assistant's lists). */
+export function sortByServerName<T extends { name: string }>(list: readonly T[]): T[] {
+  return [...list].sort((a, b) => compareServerNames(a.name, b.name));
+}
+
+type Metrics = Pick<Server, 'metricsUpdatedAt'>;
+
+/** A pushed usage as "42%", or "—" when no agent ever pushed metrics (a 0 there means "not known", not idle). */
+export function usageText(s: Metrics, value: number): string {
+  return s.metricsUpdatedAt ? `${Math.round(value)}%` : UNKNOWN_VALUE;
+}
+
+/** Uptime as days and hours (86400 s a day), or "—" when no agent ever pushed metrics. */
+export function uptimeText(s: Metrics & Pick<Server, 'uptime'>): string {
+  if (!s.metricsUpdatedAt) return UNKNOWN_VALUE;
+  const days = Math.floor(s.uptime / 86400);
+  const hours = Math.floor((s.uptime % 86400) / 3600);
+  return `${days}d ${hours}h`;
+}
+
+/** The last health check's time (formatted by the caller, in the user's timezone), or "—" when never checked. */
+export function lastCheckText(s: Pick<Server, 'lastHealthCheck'>, formatTime: (iso: string) => string): string {
+  return s.lastHealthCheck ? formatTime(s.lastHealthCheck) : UNKNOWN_VALUE;
+}
+
+/** How long a probe waits for the TCP connection: the same for the round, Run Health Check and Check now. */
+export const PROBE_TIMEOUT_MS = 3000;
+
+/** True when Add Server answered before the first check ended (it goes on, and is stored when the probe ends). */
+export function firstCheckPending(s: Pick<Server, 'status' | 'lastHealthCheck' | 'ipAddress' | 'hostname'>): boolean {
+  return s.status !== 'maintenance' && !s.lastHealthCheck && !!(s.ipAddress ?? s.hostname);
+}
+
+/** What a health check found: null when it did not probe (the server is in maintenance). */
+export type HealthCheckResult = {
+  status: ServerStatus;
+  latencyMs: number | null;
+  error: string | null;
+} | null;
+
+/** The answer of POST /api/servers/{id}/health-check: the server as stored after the check, and the check. */
+export type CheckedServer = Server & { check: HealthCheckResult };
+
+/** "Health Check Complete" text: what the probe found, in its own words ("db-02 is offline: connection refused"). */
+export function healthCheckMessage(name: string, check: HealthCheckResult): string {
+  if (!check) return `${name} is in maintenance: it was not probed.`;
+  if (check.status === 'offline') return check.error ? `${name} is offline: ${check.error}` : `${name} is offline.`;
+  const answered = `answered in ${check.latencyMs ?? 0} ms`;
+  if (check.status === 'warning')
+    return `${name} is in warning: ${answered}, but CPU, memory or disk is at 90% or more.`;
+  return `${name} is ${check.status}: ${answered}.`;
+}
+
+/** The banner for a ?server= link to a server that is not there (the knowledge base's ?doc= wording). */
+export const MISSING_SERVER = 'That server does not exist or was deleted.';
 
 /** Optional text fields of the server form: label and maximum length (name, hostname, ipAddress checked apart). */
 export const TEXT_LIMITS = {
@@ -202,7 +261,15 @@ export const MESSAGES = {
 
 export type ServerFormData = Omit<
   Server,
-  'id' | 'cpuUsage' | 'memoryUsage' | 'diskUsage' | 'uptime' | 'lastHealthCheck' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'cpuUsage'
+  | 'memoryUsage'
+  | 'diskUsage'
+  | 'uptime'
+  | 'lastHealthCheck'
+  | 'metricsUpdatedAt'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 /**

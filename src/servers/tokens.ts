@@ -1,14 +1,17 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
 import { generateToken, hashToken } from '../auth/service';
 import type { Db } from '../db/client';
-import { apiTokens } from '../db/schema';
-import { notFound } from '../http/errors';
+import { apiTokens, servers } from '../db/schema';
+import { badRequest, notFound } from '../http/errors';
+import type { TokenInput } from './schemas';
 import { isUuid } from './service';
 
 export interface ApiTokenInfo {
   id: string;
   name: string;
+  /** The servers it may push metrics for. */
+  serverIds: string[];
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -18,24 +21,41 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const toInfo = (r: typeof apiTokens.$inferSelect): ApiTokenInfo => ({
   id: r.id,
   name: r.name,
+  serverIds: r.serverIds,
   createdAt: iso(r.createdAt)!,
   lastUsedAt: iso(r.lastUsedAt),
   revokedAt: iso(r.revokedAt),
 });
 
-/** Creates an agent token; the plain token is returned once, only its sha256 is stored. */
-export async function createApiToken(db: Db, name: string, actorId: string): Promise<ApiTokenInfo & { token: string }> {
+/** 400 unless every id names a server. */
+async function checkServersExist(db: Db, ids: string[]): Promise<void> {
+  const found = await db.select({ id: servers.id }).from(servers).where(inArray(servers.id, ids));
+  const missing = ids.filter((id) => !found.some((f) => f.id === id));
+  if (missing.length) throw badRequest(`No server has the id ${missing.join(', ')}.`);
+}
+
+/**
+ * Creates an agent token for some servers; the plain token is returned once, only its sha256 is stored. An agent
+ * on one box can then only report for the servers it was given, never for (or hide) another.
+ */
+export async function createApiToken(
+  db: Db,
+  input: TokenInput,
+  actorId: string,
+): Promise<ApiTokenInfo & { token: string }> {
+  const serverIds = [...new Set(input.serverIds)];
+  await checkServersExist(db, serverIds);
   const token = `ops_${generateToken()}`;
   const [row] = await db
     .insert(apiTokens)
-    .values({ name, tokenHash: hashToken(token), createdBy: actorId })
+    .values({ name: input.name, serverIds, tokenHash: hashToken(token), createdBy: actorId })
     .returning();
   await recordAudit(db, {
     actorId,
     action: 'api_token.create',
     entityType: 'api_token',
     entityId: row.id,
-    details: { name },
+    details: { name: input.name, serverIds },
   });
   return { ...toInfo(row), token };
 }

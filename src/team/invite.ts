@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
 import type { Db } from '../db/client';
+import { teamMembers, users } from '../db/schema';
 import { enforce, type Rule } from '../http/rate-limit';
 import { enqueueMail } from '../mail/service';
 import type { InviteInput } from './schemas';
@@ -46,7 +48,41 @@ const inviteRules = (inviterId: string, email: string): Rule[] => [
 
 export const THROTTLED_INVITES = 'Too many invitations. Please try again later.';
 
-/** Queues the invitation e-mail (outbox, so nothing is lost while SMTP is down) and audits it; 429 beyond the limits. */
+/** Whether someone already holds a verified account with this address (they have nothing left to register). */
+async function hasVerifiedAccount(db: Db, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, email), eq(users.isEmailVerified, true)))
+    .limit(1);
+  return !!row;
+}
+
+/**
+ * The invitee's directory entry: status invited until they register with the address (active at once if they
+ * already have). An existing member keeps their entry; an earlier invitation's entry takes the new details.
+ */
+async function addInvitedMember(tx: Db, input: InviteInput) {
+  const details = {
+    name: `${input.firstName} ${input.lastName}`,
+    role: input.role,
+    department: input.department ?? null,
+  };
+  const status = (await hasVerifiedAccount(tx, input.email)) ? ('active' as const) : ('invited' as const);
+  await tx
+    .insert(teamMembers)
+    .values({ ...details, email: input.email, status })
+    .onConflictDoUpdate({
+      target: teamMembers.email,
+      set: { ...details, updatedAt: sql`now()` },
+      setWhere: eq(teamMembers.status, 'invited'),
+    });
+}
+
+/**
+ * Queues the invitation e-mail (outbox, so nothing is lost while SMTP is down), adds the invitee to the directory
+ * and audits it; 429 beyond the limits.
+ */
 export async function inviteMember(
   db: Db,
   appUrl: string,
@@ -56,6 +92,7 @@ export async function inviteMember(
   await enforce(db, inviteRules(inviter.id, input.email), THROTTLED_INVITES);
   const url = invitationUrl(appUrl, input.email);
   await db.transaction(async (tx) => {
+    await addInvitedMember(tx, input);
     await enqueueMail(tx, {
       dedupeKey: `team-invite:${randomUUID()}`,
       to: input.email,

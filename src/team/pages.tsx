@@ -6,6 +6,7 @@ import { notFound } from '../http/errors';
 import { submitForm } from '../http/form';
 import { fragment, isHtmx, isHtmxFor } from '../http/htmx';
 import { requirePageUser } from '../auth/policy';
+import type { Toast } from '../http/flash';
 import { triggerToast } from '../http/toast';
 import { inviterOf } from './api';
 import { inviteMember } from './invite';
@@ -36,11 +37,12 @@ async function pageProps(
   return { members, shown: filterMembers(members, q), q, timezone: c.var.user!.timezone, ...extra };
 }
 
-const renderPage = async (c: C, extra: Partial<TeamPageProps> = {}, status: 200 | 422 = 200) => {
+const renderPage = async (c: C, extra: Partial<TeamPageProps> = {}, status: 200 | 422 = 200, toast?: Toast) => {
   c.status(status);
   return c.render(<TeamPage {...(await pageProps(c, extra))} />, {
     title: 'Team',
     subtitle: 'Manage your team members and their roles',
+    toast,
   });
 };
 
@@ -53,14 +55,14 @@ async function changed(c: C, title: string, text?: string) {
   return fragment(c, <TeamPage {...(await pageProps(c, {}, currentSearch(c)))} />);
 }
 
-/** A form with errors: htmx re-renders the form in its dialog (with a toast), plain forms get the page at 422. */
+/** A form with errors: htmx re-renders the form in its dialog, plain forms get the page at 422; both with a toast. */
 async function invalid(
   c: C,
   form: { id: string; title: string; action: string; submit: string; failed: string; fields: ReactElement },
   toast: [string, string],
   page: Partial<TeamPageProps>,
 ) {
-  if (!isHtmx(c)) return renderPage(c, page, 422);
+  if (!isHtmx(c)) return renderPage(c, page, 422, { title: toast[0], text: toast[1], variant: 'error' });
   triggerToast(c, toast[0], toast[1], 'error');
   return fragment(
     c,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { requiredText } from '../http/text-fields';
 
-export const memberStatuses = ['active', 'inactive'] as const;
+/** invited: an invitation's entry, until the invitee registers with that address (src/team/service.ts). */
+export const memberStatuses = ['active', 'inactive', 'invited'] as const;
 export type MemberStatus = (typeof memberStatuses)[number];
 
 /** Spec §5 role choices (a free-text role is allowed too). */
@@ -50,7 +51,7 @@ export const memberInput = z.object({
   email,
   role: requiredText('Role', 100),
   department: optionalText(100, 'Department'),
-  status: z.enum(memberStatuses, { error: 'Status must be active or inactive.' }).optional().default('active'),
+  status: z.enum(memberStatuses, { error: 'Status must be active, inactive or invited.' }).optional().default('active'),
 });
 export type MemberInput = z.infer<typeof memberInput>;
 

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
 import type { Db } from '../db/client';
 import { teamMembers } from '../db/schema';
@@ -119,4 +119,17 @@ export async function getMember(db: Db, id: string): Promise<TeamMember | null> 
   if (!UUID.test(id)) return null;
   const [row] = await db.select().from(teamMembers).where(eq(teamMembers.id, id)).limit(1);
   return row ? toMember(row) : null;
+}
+
+/** The invitee has registered with the invited address (and proved it): their directory entry becomes active. */
+export async function activateInvitedMember(db: Db, email: string): Promise<void> {
+  await db
+    .update(teamMembers)
+    .set({ status: 'active', updatedAt: new Date() })
+    .where(and(eq(teamMembers.email, email.toLowerCase()), eq(teamMembers.status, 'invited')));
+}
+
+/** A successful sign-in with this address: the directory's "Last active" for its member. */
+export async function recordMemberSignIn(db: Db, email: string, at = new Date()): Promise<void> {
+  await db.update(teamMembers).set({ lastActive: at }).where(eq(teamMembers.email, email.toLowerCase()));
 }

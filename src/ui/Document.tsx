@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { Toast } from '../http/flash';
 import type { Assets } from './assets';
 
 export interface DocumentProps {
@@ -9,6 +10,8 @@ export interface DocumentProps {
   /** Settings › Compact view: `compact` on <html> makes app.css denser; set on the server so nothing jumps. */
   compact?: boolean;
   bodyClass?: string;
+  /** A toast shown on load: in the page, so it reads without JavaScript; boot.js then lets it go like any other. */
+  toast?: Toast;
   children: ReactNode;
 }
 
@@ -20,8 +23,18 @@ const htmxConfig = JSON.stringify({
   defaultSwapStyle: 'innerHTML',
 });
 
+/** The same markup as src/client/toast.ts builds. */
+function ToastNote({ title, text, variant }: Toast) {
+  return (
+    <div className={`toast toast--${variant}`} role={variant === 'error' ? 'alert' : 'status'}>
+      <div className="toast__title">{title}</div>
+      {text && <div className="toast__text">{text}</div>}
+    </div>
+  );
+}
+
 /** The HTML document around every page: our stylesheet, htmx and boot.js; no inline script. */
-export function Document({ title, assets, theme = 'system', compact, bodyClass, children }: DocumentProps) {
+export function Document({ title, assets, theme = 'system', compact, bodyClass, toast, children }: DocumentProps) {
   return (
     <html lang="en" data-theme={theme === 'system' ? undefined : theme} className={compact ? 'compact' : undefined}>
       <head>
@@ -37,7 +50,9 @@ export function Document({ title, assets, theme = 'system', compact, bodyClass, 
       </head>
       <body className={bodyClass}>
         {children}
-        <div className="toast-region" id="toasts" role="status" aria-live="polite" />
+        <div className="toast-region" id="toasts" role="status" aria-live="polite">
+          {toast && <ToastNote {...toast} />}
+        </div>
       </body>
     </html>
   );

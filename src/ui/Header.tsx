@@ -1,7 +1,18 @@
 import { Icon } from './icons';
 
 /** The page header: toggles, title and subtitle, global search, notifications. */
-export function Header({ title, subtitle, query }: { title: string; subtitle?: string; query?: string }) {
+export function Header({
+  title,
+  titleIsHeading = true,
+  subtitle,
+  query,
+}: {
+  title: string;
+  titleIsHeading?: boolean;
+  subtitle?: string;
+  query?: string;
+}) {
+  const Title = titleIsHeading ? 'h1' : 'p';
   return (
     <header className="page-header">
       <button
@@ -17,7 +28,7 @@ export function Header({ title, subtitle, query }: { title: string; subtitle?: s
         <Icon name="panel" label="Collapse sidebar" />
       </button>
       <div className="page-header__titles">
-        <h1 className="page-header__title">{title}</h1>
+        <Title className="page-header__title">{title}</Title>
         {subtitle && <p className="page-header__subtitle">{subtitle}</p>}
       </div>
       {/* biome-ignore lint/a11y/useSemanticElements: the form is the search landmark; <search> adds a box */}
@@ -37,6 +48,7 @@ export function Header({ title, subtitle, query }: { title: string; subtitle?: s
           aria-expanded="false"
           aria-controls="global-search-results"
           aria-autocomplete="list"
+          aria-keyshortcuts="/ Control+K Meta+K"
           hx-get="/search/suggest"
           hx-trigger="input changed delay:500ms, search"
           hx-target="#global-search-results"

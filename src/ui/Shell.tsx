@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { Header } from './Header';
-import { Sidebar, type SidebarUser } from './Sidebar';
+import { type NavItem, Sidebar, type SidebarUser } from './Sidebar';
 
 /** What the signed-in frame shows that features decide; the app supplies it (src/shell-slots.tsx). */
 export interface ShellSlots {
-  /** The sidebar's Admin section. */
-  adminNav: boolean;
+  /** The sidebar's Admin section: the links this user may follow (none: no section). */
+  adminNav: NavItem[];
   /** Floating over every signed-in page (the Ops AI launcher). */
   launcher?: ReactNode;
 }
@@ -14,6 +14,8 @@ export interface ShellProps extends ShellSlots {
   user: SidebarUser;
   path: string;
   title: string;
+  /** False when the page has its own <h1>: the header's title is then a label. */
+  titleIsHeading?: boolean;
   subtitle?: string;
   collapsed?: boolean;
   query?: string;
@@ -21,13 +23,24 @@ export interface ShellProps extends ShellSlots {
 }
 
 /** The signed-in frame: sidebar, header, content. Collapse and mobile menu are handled by boot.js. */
-export function Shell({ user, path, title, subtitle, collapsed, query, adminNav, launcher, children }: ShellProps) {
+export function Shell({
+  user,
+  path,
+  title,
+  titleIsHeading,
+  subtitle,
+  collapsed,
+  query,
+  adminNav,
+  launcher,
+  children,
+}: ShellProps) {
   return (
     <div className="shell" data-collapsed={collapsed ? '' : undefined}>
       <Sidebar user={user} path={path} adminNav={adminNav} />
       <div className="sidebar-overlay" data-menu-close hidden />
       <div className="main">
-        <Header title={title} subtitle={subtitle} query={query} />
+        <Header title={title} titleIsHeading={titleIsHeading} subtitle={subtitle} query={query} />
         <main className="content" id="main">
           {children}
         </main>

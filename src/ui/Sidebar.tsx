@@ -1,17 +1,23 @@
 import { Avatar } from './components';
 import { Icon, type IconName } from './icons';
 
-export const navItems: { label: string; href: string; icon: IconName }[] = [
+/** A sidebar link. */
+export interface NavItem {
+  label: string;
+  href: string;
+  icon: IconName;
+}
+
+/** Everyone's links: the spec's six plus the documents list and the health report. */
+export const navItems: NavItem[] = [
   { label: 'Dashboard', href: '/', icon: 'dashboard' },
   { label: 'Knowledge Base', href: '/knowledge-base', icon: 'book' },
+  { label: 'Documents', href: '/documents', icon: 'file' },
   { label: 'Infrastructure', href: '/infrastructure', icon: 'server' },
+  { label: 'Health Report', href: '/reports/health', icon: 'activity' },
   { label: 'Ops AI', href: '/ai', icon: 'bot' },
   { label: 'Team', href: '/team', icon: 'users' },
   { label: 'Settings', href: '/settings', icon: 'settings' },
-];
-
-export const adminItems: { label: string; href: string; icon: IconName }[] = [
-  { label: 'User Approvals', href: '/admin/approval', icon: 'shield' },
 ];
 
 /** What the sidebar shows of the signed-in user (the session's user fits). */
@@ -29,6 +35,12 @@ export function isActive(href: string, path: string): boolean {
   return path === href || path.startsWith(href);
 }
 
+/** The one link to highlight: the longest that is active (/documents/deleted, not also /documents). */
+export function activeHref(items: NavItem[], path: string): string | undefined {
+  const active = items.filter((item) => isActive(item.href, path));
+  return active.sort((a, b) => b.href.length - a.href.length)[0]?.href;
+}
+
 /** Display name: first and last name, otherwise the e-mail. */
 export function displayName(user: Pick<SidebarUser, 'firstName' | 'lastName' | 'email'>): string {
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ').trim();
@@ -38,8 +50,7 @@ export function displayName(user: Pick<SidebarUser, 'firstName' | 'lastName' | '
 /** Role label: "User" when absent. */
 export const roleLabel = (role?: string | null) => (role ? role.charAt(0).toUpperCase() + role.slice(1) : 'User');
 
-function NavLink({ item, path }: { item: (typeof navItems)[number]; path: string }) {
-  const active = isActive(item.href, path);
+function NavLink({ item, active }: { item: NavItem; active: boolean }) {
   return (
     <a className="nav-item" href={item.href} aria-current={active ? 'page' : undefined} title={item.label}>
       <Icon name={item.icon} className="nav-item__icon" />
@@ -48,9 +59,10 @@ function NavLink({ item, path }: { item: (typeof navItems)[number]; path: string
   );
 }
 
-/** The main navigation; `adminNav` (decided by the policy, see src/shell-slots.tsx) adds the Admin section. */
-export function Sidebar({ user, path, adminNav }: { user: SidebarUser; path: string; adminNav: boolean }) {
+/** The main navigation; `adminNav` (the links the policy allows, see src/shell-slots.tsx) fills the Admin section. */
+export function Sidebar({ user, path, adminNav }: { user: SidebarUser; path: string; adminNav: NavItem[] }) {
   const name = displayName(user);
+  const active = activeHref([...navItems, ...adminNav], path);
   return (
     <aside className="sidebar" id="sidebar" aria-label="Main navigation">
       <a className="sidebar__brand" href="/">
@@ -59,13 +71,13 @@ export function Sidebar({ user, path, adminNav }: { user: SidebarUser; path: str
       </a>
       <nav className="sidebar__nav">
         {navItems.map((item) => (
-          <NavLink key={item.href} item={item} path={path} />
+          <NavLink key={item.href} item={item} active={item.href === active} />
         ))}
-        {adminNav && (
+        {adminNav.length > 0 && (
           <div className="sidebar__section">
             <div className="sidebar__section-title">Admin</div>
-            {adminItems.map((item) => (
-              <NavLink key={item.href} item={item} path={path} />
+            {adminNav.map((item) => (
+              <NavLink key={item.href} item={item} active={item.href === active} />
             ))}
           </div>
         )}

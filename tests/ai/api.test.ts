@@ -114,7 +114,9 @@ describe('Ops AI built-in engine answers every suggested-action query from the d
 
   it('View POS documentation: full-text search with a link to the article', async () => {
     const { response } = await ask(queryActions['View POS documentation']);
-    expect(response).toContain(`[POS terminal restart procedure](/knowledge-base?doc=${seed.docs.pos})`);
+    expect(response).toContain(
+      `[POS terminal restart procedure](/knowledge-base/${seed.docs.pos}/pos-terminal-restart-procedure)`,
+    );
     expect(response).not.toContain('VPN troubleshooting');
   });
 
@@ -157,7 +159,7 @@ describe('Ops AI built-in engine answers every suggested-action query from the d
 
   it('documentation search falls back to any of the words when none has them all', async () => {
     const { response } = await ask('How do I fix the VPN?');
-    expect(response).toContain(`[VPN troubleshooting](/knowledge-base?doc=${seed.docs.vpn})`);
+    expect(response).toContain(`[VPN troubleshooting](/knowledge-base/${seed.docs.vpn}/vpn-troubleshooting)`);
   });
 
   it('quotes data: markdown in stored fields cannot become links or markup', async () => {

@@ -68,7 +68,7 @@ describe('LLM engine against a local OpenAI-compatible server', () => {
     const res = await post('/api/ai/ask', { query: 'How do I fix the VPN?' });
     const { response } = await res.json();
     expect(response).toContain('Verdict: INJECTION_QUOTED_AS_DATA');
-    expect(response).toContain(`[VPN troubleshooting](/knowledge-base?doc=${seed.docs.vpn})`);
+    expect(response).toContain(`[VPN troubleshooting](/knowledge-base/${seed.docs.vpn}/vpn-troubleshooting)`);
     const second = fake.requests[1].body.messages;
     const system = second[0];
     expect(system.role).toBe('system');

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const SOME_ID = '3f1c2b9e-8d4a-4c7e-9b1a-2e5f6a7b8c9d';
-const concrete = (path: string) => path.replace(/:[A-Za-z]+/g, SOME_ID).replace(/\*/g, 'x');
+const concrete = (path: string) => path.replace(/:[A-Za-z]+(\{[^/]*\})?/g, SOME_ID).replace(/\*/g, 'x');
 
 interface Walked {
   route: RouterRoute;

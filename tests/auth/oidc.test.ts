@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/db/schema';
+import { teamMembers, users } from '../../src/db/schema';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser } from '../helpers/users';
 import { activate, lastMailTo, login, PASSWORD, register, registerAndVerify, userByEmail } from './helpers';
@@ -30,6 +30,12 @@ beforeAll(async () => {
     email_verified: true,
     given_name: 'Victoria',
     family_name: 'Owner',
+  });
+  op.accounts.set('g-invitee', {
+    email: 'invitee@example.com',
+    email_verified: true,
+    given_name: 'In',
+    family_name: 'Vitee',
   });
   op.accounts.set('g-kept', {
     email: 'kept@example.com',
@@ -232,5 +238,34 @@ describe('generic OIDC sign-in (OIDC_ISSUER)', () => {
     } finally {
       await sso.close();
     }
+  });
+});
+
+describe('a provider sign-in and the team directory', () => {
+  const member = async (email: string) =>
+    (await t.db.select().from(teamMembers).where(eq(teamMembers.email, email)))[0];
+
+  it('leaves "Login Successful" for the next page and records the member\'s last sign-in', async () => {
+    await t.db.insert(teamMembers).values({ name: 'Bo Ss', email: 'boss@example.com', role: 'Manager' });
+    const before = Date.now();
+    const res = await signIn(t, 'g-admin');
+    expect(res.headers.get('location')).toBe('/');
+    const flash = res.headers.getSetCookie().find((c) => c.startsWith('ops_flash='))!;
+    expect(flash.split(';')[0]).toBe('ops_flash=signed_in');
+    expect(flash).toMatch(/HttpOnly/i);
+    const lastActive = (await member('boss@example.com')).lastActive;
+    expect(lastActive!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(lastActive!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+
+  it('activates the invited entry of the address the provider confirms', async () => {
+    await t.db
+      .insert(teamMembers)
+      .values({ name: 'In Vitee', email: 'invitee@example.com', role: 'VIP', status: 'invited' });
+    const res = await signIn(t, 'g-invitee');
+    // Not an admin: the new account awaits approval, but the invitation is taken up.
+    expect(res.headers.get('location')).toBe('/approval-pending');
+    expect((await member('invitee@example.com')).status).toBe('active');
+    expect((await member('invitee@example.com')).lastActive).toBeNull();
   });
 });

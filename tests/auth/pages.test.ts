@@ -40,24 +40,45 @@ describe('/login banners (spec §8)', () => {
     });
   }
 
-  it('has the sign-in form, Google button, show/hide toggle, Forgot password and Sign up links', async () => {
+  it('has the sign-in form, show/hide toggle, Forgot password and Sign up links', async () => {
     const { text } = await html('/login');
     expect(text).toContain('action="/login"');
-    expect(text).toContain('href="/auth/google"');
-    expect(text).toContain('Sign in with Google');
-    expect(text).not.toContain('Sign in with SSO');
     expect(text).toContain('data-password-toggle');
     expect(text).toContain('href="/forgot-password"');
     expect(text).toContain('href="/register"');
     expect(text).toContain('class="auth-page"');
   });
 
-  it('shows "Sign in with SSO" when OIDC_ISSUER is set', async () => {
+  it('shows the Google buttons only when Google is configured (no button, nor divider, otherwise)', async () => {
+    for (const path of ['/login', '/register']) {
+      const { text } = await html(path);
+      expect(text, path).not.toContain('/auth/google');
+      expect(text, path).not.toContain('with Google');
+      expect(text, path).not.toContain('/auth/oidc');
+      expect(text, path).not.toContain('class="divider"');
+    }
+    const google = await createTestApp({ GOOGLE_CLIENT_ID: 'ops', GOOGLE_CLIENT_SECRET: 'secret' });
+    try {
+      const login = await (await google.app.request('/login?next=%2Fteam')).text();
+      expect(login).toContain('href="/auth/google?next=%2Fteam"');
+      expect(login).toContain('Sign in with Google');
+      expect(login).toContain('or continue with email');
+      expect(login).not.toContain('Sign in with SSO');
+      const reg = await (await google.app.request('/register')).text();
+      expect(reg).toContain('Sign up with Google');
+      expect(reg).toContain('or register with email');
+    } finally {
+      await google.close();
+    }
+  });
+
+  it('shows "Sign in with SSO" (and no Google button) when only OIDC_ISSUER is set', async () => {
     const sso = await createTestApp({ OIDC_ISSUER: 'https://sso.example.com', OIDC_CLIENT_ID: 'ops' });
     try {
       const text = await (await sso.app.request('/login')).text();
       expect(text).toContain('Sign in with SSO');
       expect(text).toContain('href="/auth/oidc"');
+      expect(text).not.toContain('with Google');
     } finally {
       await sso.close();
     }
@@ -75,7 +96,6 @@ describe('/register', () => {
   it('pre-fills the e-mail from ?email=', async () => {
     const { text } = await html('/register?email=invitee%40example.com');
     expect(text).toMatch(/name="email"[^>]*value="invitee@example.com"/);
-    expect(text).toContain('Sign up with Google');
   });
 
   it('re-renders with 422 and the messages, keeping the values', async () => {

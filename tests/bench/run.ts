@@ -3,6 +3,9 @@
  * (gzip) and server latency p50/p95 at 10 concurrent requests. Embedded PGlite: 2,000 servers + 5,000 items.
  * PostgreSQL (BENCH_DATABASE_URL, default the local server; a fresh database opshub_bench): 2,000 servers + 50,000 items.
  * The app runs as in production: `src/main.ts` in its own process, so the load loop here never shares its event loop.
+ * Then the read page budgets of a real-size (1,000-word) item, in a table of their own: its weight beyond the
+ * content, its latency against the same bytes served as a static file (on PostgreSQL at 5,000 items, before the
+ * other 45,000 are seeded, and at 50,000), and on PostgreSQL Lighthouse mobile and a slow phone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -12,10 +15,15 @@ import { sql } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { openPglite, openPostgres, type Database } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
-import { loadAssets } from '../../src/ui/assets';
-import { freePort } from '../helpers/browser';
+import { loadAssets, type Assets } from '../../src/ui/assets';
+import { itemHref } from '../../src/knowledge/shared';
+import { freePort, launchBrowser } from '../helpers/browser';
+import { lighthouseMobile } from './lighthouse';
 import { latency, pageWeight } from './measure';
-import { seedAdmin, seedDocuments, seedServers } from './seed';
+import { ReadBudgets } from './read-budgets';
+import { latencyAgainstStatic, readPageWeight } from './read-page';
+import { documentSeeder, seedAdmin, seedArticles, seedServers } from './seed';
+import { slowPhone } from './slow-phone';
 
 if (process.env.NODE_ENV !== 'production')
   throw new Error('run the bench with NODE_ENV=production (npm run bench does)');
@@ -91,49 +99,157 @@ async function stopMain(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Seeds the database, closes it, serves it from src/main.ts (env names it) and measures every page. */
-async function runOn(label: string, database: Database, items: number, env: Record<string, string>) {
-  console.error(`[bench] ${label}: migrating and seeding 2,000 servers and ${items} items…`);
-  await runMigrations(database);
-  const admin = await seedAdmin(database.db);
-  await seedServers(database.db, 2000);
-  await seedDocuments(database.db, items, admin.id);
-  const { token } = await createSession(database.db, admin.id);
-  // The steady state of a live server: statistics and visibility maps kept by autovacuum, and no bulk load's
-  // worth of dirty pages still to be written while the pages are measured.
+/**
+ * The steady state of a live server: statistics and visibility maps kept by autovacuum, and no bulk load's
+ * worth of dirty pages still to be written while the pages are measured.
+ */
+async function settle(database: Database) {
   await database.db.execute(sql`vacuum analyze`);
   await database.db.execute(sql`checkpoint`);
-  await database.close();
+}
 
+/** Serves the seeded database from src/main.ts for the length of `measure`, then stops it whatever happened. */
+async function withServer<T>(env: Record<string, string>, measure: (url: string) => Promise<T>): Promise<T> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const assets = loadAssets();
   const server = await startMain(port, env);
-
-  const rows: string[] = [];
   try {
-    for (const page of pages) {
-      const headers: Record<string, string> = page.signedIn === false ? {} : { Cookie: `ops_session=${token}` };
-      const res = await fetch(url + page.path, { headers });
-      const body = await res.text();
-      if (res.status !== 200) {
-        rows.push(`| ${page.name} | \`${page.path}\` | — | — | — | — | — | not available (${res.status}) |`);
-        continue;
-      }
-      const isHtml = res.headers.get('content-type')?.includes('text/html');
-      const weight = isHtml ? pageWeight(body, assets) : undefined;
-      const timing = page.weightOnly ? undefined : await latency(url + page.path, headers);
-      rows.push(
-        `| ${page.name} | \`${page.path}\` | ${weight?.html ?? '—'} | ${weight?.initialJs ?? '—'} | ${weight?.allJs ?? '—'} | ${timing?.p50 ?? '—'} | ${timing?.p95 ?? '—'} | ${page.budget ?? ''}${timing?.failures ? ` (${timing.failures} failed)` : ''} |`,
-      );
-    }
+    return await measure(`http://127.0.0.1:${port}`);
   } finally {
     await stopMain(server);
   }
-  console.log(`\n### ${label}: 2,000 servers, ${items.toLocaleString('en')} items\n`);
+}
+
+/** One row of the pages table per page: weight and latency. */
+async function measurePages(url: string, token: string, assets: Assets): Promise<string[]> {
+  const rows: string[] = [];
+  for (const page of pages) {
+    const headers: Record<string, string> = page.signedIn === false ? {} : { Cookie: `ops_session=${token}` };
+    const res = await fetch(url + page.path, { headers });
+    const body = await res.text();
+    if (res.status !== 200) {
+      rows.push(`| ${page.name} | \`${page.path}\` | — | — | — | — | — | not available (${res.status}) |`);
+      continue;
+    }
+    const isHtml = res.headers.get('content-type')?.includes('text/html');
+    const weight = isHtml ? pageWeight(body, assets) : undefined;
+    const timing = page.weightOnly ? undefined : await latency(url + page.path, headers);
+    rows.push(
+      `| ${page.name} | \`${page.path}\` | ${weight?.html ?? '—'} | ${weight?.initialJs ?? '—'} | ${weight?.allJs ?? '—'} | ${timing?.p50 ?? '—'} | ${timing?.p95 ?? '—'} | ${page.budget ?? ''}${timing?.failures ? ` (${timing.failures} failed)` : ''} |`,
+    );
+  }
+  return rows;
+}
+
+const readBudgets = new ReadBudgets();
+
+interface Run {
+  label: string;
+  database: Database;
+  items: number;
+  /** Items seeded before a first read page latency run (PostgreSQL: 5,000), the rest after it. */
+  firstItems?: number;
+  env: Record<string, string>;
+  /** The read page's latency budgets (and the browser figures) are for this run. */
+  postgres: boolean;
+}
+
+/** Seeds the database, closes it, serves it from src/main.ts (env names it) and measures every page. */
+async function runOn(run: Run) {
+  const { database, items, env, postgres } = run;
+  const first = run.firstItems ?? items;
+  console.error(`[bench] ${run.label}: migrating and seeding 2,000 servers and ${first} items…`);
+  await runMigrations(database);
+  const admin = await seedAdmin(database.db);
+  await seedServers(database.db, 2000);
+  const seedUpTo = documentSeeder(database.db, items, admin.id);
+  await seedUpTo(first);
+  const [article] = await seedArticles(database.db, admin.id);
+  const readPage = { path: itemHref('knowledge', article.id, article.title), content: article.content };
+  const { token } = await createSession(database.db, admin.id);
+  await settle(database);
+  const count = (n: number) => `${n.toLocaleString('en')} items`;
+  const assets = loadAssets();
+
+  if (first < items) {
+    await withServer(env, (url) =>
+      measureReadLatency(`${run.label}, ${count(first)}`, url, readPage.path, token, assets, postgres),
+    );
+    console.error(`[bench] ${run.label}: seeding the other ${items - first} items…`);
+    await seedUpTo(items);
+    await settle(database);
+  }
+  await database.close();
+
+  const rows = await withServer(env, async (url) => {
+    const rows = await measurePages(url, token, assets);
+    await measureReadPage(`${run.label}, ${count(items)}`, url, readPage, token, assets, postgres);
+    return rows;
+  });
+  console.log(`\n### ${run.label}: 2,000 servers, ${items.toLocaleString('en')} items\n`);
   console.log('| page | path | HTML gzip | JS up front (gzip) | JS in all (gzip) | p50 ms | p95 ms | budget |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
+}
+
+/** The read page's latency and the same bytes as a static file, back to back. */
+async function measureReadLatency(
+  run: string,
+  url: string,
+  pagePath: string,
+  token: string,
+  assets: Assets,
+  postgres: boolean,
+) {
+  const headers = { Cookie: `ops_session=${token}` };
+  const res = await fetch(url + pagePath, { headers });
+  const html = await res.text();
+  if (res.status !== 200) {
+    readBudgets.notMeasured(
+      run,
+      'read page: latency',
+      'p95 ≤ 30 ms on PostgreSQL',
+      `${pagePath} answered ${res.status}`,
+    );
+    return undefined;
+  }
+  readBudgets.latency(run, await latencyAgainstStatic(url, pagePath, headers, html, assets.dir), postgres);
+  return html;
+}
+
+/** Every read page budget: weight, latency against a static file, and (on PostgreSQL) Lighthouse and a slow phone. */
+async function measureReadPage(
+  run: string,
+  url: string,
+  page: { path: string; content: string },
+  token: string,
+  assets: Assets,
+  postgres: boolean,
+) {
+  const html = await measureReadLatency(run, url, page.path, token, assets, postgres);
+  if (html === undefined) return;
+  readBudgets.weight(run, readPageWeight(html, page.content, assets));
+  if (!postgres) return;
+  const cookie = `ops_session=${token}`;
+  console.error('[bench] Lighthouse on the read page…');
+  await lighthouseMobile(url + page.path, { Cookie: cookie }).then(
+    (result) => readBudgets.lighthouse(run, result),
+    (err: Error) => readBudgets.notMeasured(run, 'Lighthouse mobile, performance', '≥ 0.98', err.message),
+  );
+  console.error('[bench] the read page on a slow phone, 3 runs…');
+  await phoneRuns(url + page.path, cookie).then(
+    (result) => readBudgets.phone(run, result.median, result.runs),
+    (err: Error) =>
+      readBudgets.notMeasured(run, 'slow phone: title + first paragraph on screen', '≤ 1.0 s', err.message),
+  );
+}
+
+async function phoneRuns(pageUrl: string, cookie: string) {
+  const browser = await launchBrowser();
+  try {
+    return await slowPhone(browser, pageUrl, cookie);
+  } finally {
+    await browser.close();
+  }
 }
 
 /** A fresh database opshub_bench on the server at `url`; returns it opened and its URL. */
@@ -150,10 +266,13 @@ async function freshPostgres(url: string): Promise<{ database: Database; url: st
 const only = process.argv[2];
 if (only !== 'postgres') {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'opshub-bench-db-'));
-  await runOn('Embedded PGlite', await openPglite(dataDir), 5000, { DATA_DIR: dataDir });
+  const database = await openPglite(dataDir);
+  await runOn({ label: 'Embedded PGlite', database, items: 5000, env: { DATA_DIR: dataDir }, postgres: false });
 }
 if (only !== 'pglite') {
   const pg = await freshPostgres(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
-  await runOn('PostgreSQL 15', pg.database, 50_000, { DATABASE_URL: pg.url });
+  const env = { DATABASE_URL: pg.url };
+  await runOn({ label: 'PostgreSQL 15', database: pg.database, items: 50_000, firstItems: 5000, env, postgres: true });
 }
+readBudgets.print();
 process.exit(0);

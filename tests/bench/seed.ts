@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client';
 import { documents, servers, users } from '../../src/db/schema';
+import { ARTICLES, article } from './article';
 
 const WORDS = (
   'backup restore patching cluster failover replication certificate renewal firewall rule vlan switch router ' +
@@ -91,6 +92,8 @@ export async function seedServers(db: Db, count: number) {
         memoryUsage: Math.floor(random() * 100),
         diskUsage: Math.floor(random() * 100),
         uptime: Math.floor(random() * 5_000_000),
+        // The metrics above were pushed by the server's agent (without this the table shows "—").
+        metricsUpdatedAt: new Date(),
         ...createdAgo(i, count, 2 * 365, random),
       };
     });
@@ -98,25 +101,55 @@ export async function seedServers(db: Db, count: number) {
   }
 }
 
-export async function seedDocuments(db: Db, count: number, authorId: string) {
+/**
+ * Seeds `total` generated items in parts: seedUpTo(n) adds items up to the n-th. The rows are the same whether
+ * seeded at once or in parts (one random sequence, dates spread over `total`), so the bench can measure a page
+ * at 5,000 items and then grow the same database to 50,000.
+ */
+export function documentSeeder(db: Db, total: number, authorId: string) {
   const random = rng(11);
-  for (let start = 0; start < count; start += 1000) {
-    const rows = Array.from({ length: Math.min(1000, count - start) }, (_, k) => {
-      const i = start + k;
-      return {
-        space: (i % 5 === 0 ? 'documents' : 'knowledge') as 'documents' | 'knowledge',
-        title: `${words(random, 4)} ${i}`,
-        content: content(random, i),
-        excerpt: words(random, 15),
-        category: CATEGORIES[i % CATEGORIES.length],
-        tags: [WORDS[i % WORDS.length], WORDS[(i * 7) % WORDS.length]],
-        authorId,
-        isPublished: i % 3 !== 0,
-        templateType: i % 9 === 0 ? ('how_to_guide' as const) : null,
-        ...createdAgo(i, count, 3 * 365, random),
-      };
-    });
-    await db.insert(documents).values(rows);
-  }
-  await db.execute(sql`analyze`);
+  let seeded = 0;
+  return async function seedUpTo(upTo: number) {
+    for (let start = seeded; start < upTo; start += 1000) {
+      const rows = Array.from({ length: Math.min(1000, upTo - start) }, (_, k) => {
+        const i = start + k;
+        return {
+          space: (i % 5 === 0 ? 'documents' : 'knowledge') as 'documents' | 'knowledge',
+          title: `${words(random, 4)} ${i}`,
+          content: content(random, i),
+          excerpt: words(random, 15),
+          category: CATEGORIES[i % CATEGORIES.length],
+          tags: [WORDS[i % WORDS.length], WORDS[(i * 7) % WORDS.length]],
+          authorId,
+          isPublished: i % 3 !== 0,
+          templateType: i % 9 === 0 ? ('how_to_guide' as const) : null,
+          ...createdAgo(i, total, 3 * 365, random),
+        };
+      });
+      await db.insert(documents).values(rows);
+    }
+    seeded = Math.max(seeded, upTo);
+    await db.execute(sql`analyze`);
+  };
+}
+
+/**
+ * The real-size runbooks (tests/bench/article.ts) as published knowledge items. Dated a year back, so the lists
+ * (newest first) open on the same generated items as without them.
+ */
+export async function seedArticles(db: Db, authorId: string) {
+  const updatedAt = new Date(Date.now() - 365 * DAY_MS);
+  const rows = Array.from({ length: ARTICLES }, (_, n) => article(n)).map((a) => ({
+    ...a,
+    space: 'knowledge' as const,
+    excerpt: `${a.content.split('. ')[0]}.`,
+    authorId,
+    isPublished: true,
+    createdAt: new Date(updatedAt.getTime() - 90 * DAY_MS),
+    updatedAt,
+  }));
+  return db
+    .insert(documents)
+    .values(rows)
+    .returning({ id: documents.id, title: documents.title, content: documents.content });
 }

@@ -40,6 +40,18 @@ describe('empty dashboard', () => {
     expect(html).toContain('+0 today');
   });
 
+  it('says "No servers found for this environment" when an environment is chosen and there are no servers', async () => {
+    const page = await (await get('/?environment=production')).text();
+    const fragment = await (
+      await get('/?environment=staging', { 'HX-Request': 'true', 'HX-Target': 'infra-overview' })
+    ).text();
+    for (const html of [page, fragment]) {
+      const overview = html.slice(html.indexOf('id="infra-overview"'));
+      expect(overview).toContain('No servers found for this environment');
+      expect(overview).not.toContain('No servers configured');
+    }
+  });
+
   it('ships no React: nothing preloaded, only the lazily opened assistant island', async () => {
     const html = await (await get('/')).text();
     expect(html).not.toContain('modulepreload');
@@ -132,6 +144,7 @@ describe('with data', () => {
           cpuUsage: 42.4,
           memoryUsage: 61,
           uptime: 3 * 86400 + 5 * 3600,
+          metricsUpdatedAt: new Date(),
         },
         {
           name: 'pg-db-01',
@@ -235,20 +248,20 @@ describe('with data', () => {
     );
   });
 
-  it('lists the 5 newest live knowledge items with author, age, badge and deep link', async () => {
+  it('lists the 5 newest live knowledge items with author, age, badge and a link to the page of each item', async () => {
     const html = await (await get('/')).text();
     const recent = html.slice(html.indexOf('Recent Knowledge Base'), html.indexOf('Quick Actions'));
     expect(recent.match(/class="dash-recent__row"/g)).toHaveLength(5);
     expect(recent).not.toContain('Oldest');
     expect(recent).not.toContain('Deleted item');
-    expect(recent).toContain(`href="/knowledge-base?doc=${ids['Draft item']}"`);
+    expect(recent).toContain(`href="/knowledge-base/${ids['Draft item']}/draft-item"`);
     expect(recent.indexOf('Draft item')).toBeLessThan(recent.indexOf('Published item'));
     expect(recent).toMatch(/Template item.*Dana Scully · 3 days ago.*>Template</s);
     expect(recent).toMatch(/Published item.*2 days ago.*>Published</s);
     expect(recent).toMatch(/Draft item.*yesterday.*>Draft</s);
   });
 
-  it('renders the server table with colours, defaults, uptime and the database icon', async () => {
+  it('renders the server table with colours, measured usage and uptime, "—" where never measured, and the database icon', async () => {
     const html = await (await get('/')).text();
     const infra = html.slice(html.indexOf('id="infra-overview"'));
     for (const col of ['Server', 'Status', 'Environment', 'CPU', 'Memory', 'Uptime', 'Actions'])
@@ -257,7 +270,9 @@ describe('with data', () => {
     expect(infra).toContain('badge badge--red">Offline');
     expect(infra).toContain('badge badge--red badge--outline">Production');
     expect(infra).toContain('<td>42%</td><td>61%</td><td>3d 5h</td>');
-    expect(infra).toContain('<td>0%</td><td>0%</td><td>N/A</td>');
+    // Servers whose agent never pushed metrics: nothing was measured, so nothing is shown as 0%.
+    expect(infra).toContain('<td>—</td><td>—</td><td>—</td>');
+    expect(infra).not.toContain('<td>0%</td>');
     expect(infra.match(/aria-label="Database server"/g)).toHaveLength(1);
     expect(infra).toContain(`href="/infrastructure/${ids['web-01']}"`);
     expect(infra).toContain(`href="/infrastructure?server=${ids['web-01']}"`);

@@ -75,7 +75,11 @@ describe.skipIf(!hasBrowser)('accounts in Chromium', () => {
     await page.getByText('Pending Approval', { exact: true }).waitFor();
     await page.getByRole('link', { name: 'Try Login Again' }).click();
     await signIn(page, USER.email, USER.password);
-    await page.getByText('Your account is pending admin approval. Please wait for approval.').waitFor();
+    // The banner says why (the "Login Failed" toast repeats it).
+    await page
+      .locator('.banner')
+      .getByText('Your account is pending admin approval. Please wait for approval.')
+      .waitFor();
 
     // The admin follows the deep link, signs in, and approves in the UI.
     await adminPage.goto(`${app.url}/admin/approval`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { createItem, getItem, listItems, updateItem } from '../../src/knowledge/service';
-import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
+import { hasBrowser, signedInPage as openSignedInPage, sharedBrowser } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -17,18 +17,7 @@ const PNG = [
   ),
 ];
 
-async function signedInPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await signedInContext(browser, app.url, user.cookie, { viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on(
-    'console',
-    (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && problems.push(m.text()),
-  );
-  return { context, page, problems };
-}
+const signedInPage = () => openSignedInPage(browser, app.url, user.cookie, { viewport: { width: 1400, height: 1000 } });
 
 const hydrated = (page: Page) => page.locator('app-island[data-name="DocumentEditor"][data-hydrated]').waitFor();
 /** Waits until the editor's draft in this browser holds `text` (it is written 250 ms after the last change). */
@@ -58,11 +47,11 @@ async function paste(target: Locator, bytes = PNG, type = 'image/png') {
   );
 }
 
-/** Saves and waits to be back on the list. */
+/** Saves and waits for the saved item's own page (`{path}/{id}/{slug}`). */
 async function saveAndReturn(page: Page, path: string) {
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await toast(page, 'Success');
-  await page.waitForURL((u) => u.pathname === path);
+  await page.waitForURL((u) => new RegExp(`^${path}/[0-9a-f-]{36}(/[a-z0-9-]+)?$`).test(u.pathname));
 }
 
 async function findByTitle(title: string) {
@@ -298,6 +287,7 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     expect(await page.getByRole('textbox', { name: 'Content' }).inputValue()).toContain('## Resolution Steps');
     await page.getByLabel('Title', { exact: true }).fill('Printer troubleshooting template');
     await saveAndReturn(page, '/documents');
+    await page.goto(`${app.url}/documents`);
     await page.getByRole('link', { name: 'Printer troubleshooting template', exact: true }).click();
     await page.getByRole('heading', { name: 'Edit Document' }).waitFor();
     await hydrated(page);
@@ -346,7 +336,7 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     await context.close();
   });
 
-  it('AI buttons: disabled while their field is empty; enhance a field, then "No Enhancement"; Enhance with AI fills the content', async () => {
+  it('AI buttons: disabled while their field is empty; enhance a field, then "No Enhancement"; Enhance with AI fills the content once accepted', async () => {
     const { context, page, problems } = await signedInPage();
     await page.goto(`${app.url}/knowledge-base/new?type=knowledge-base`);
     await hydrated(page);
@@ -357,7 +347,9 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
     expect(await enhance.isDisabled()).toBe(true);
     const title = page.getByLabel('Title', { exact: true });
     await title.fill('reset the vpn tunnel');
+    const accept = page.getByRole('region', { name: 'AI proposal' }).getByRole('button', { name: 'Accept' });
     await titleAi.click();
+    await accept.click();
     await toast(page, 'Content Enhanced');
     await expect.poll(() => title.inputValue()).not.toBe('reset the vpn tunnel');
     await titleAi.click();
@@ -368,6 +360,7 @@ describe.skipIf(!hasBrowser)('document editor in Chromium', () => {
       .getByRole('textbox', { name: 'Content' })
       .fill('restart the tunnel on the firewall. then check the vpn logs for errors.');
     await enhance.click();
+    await accept.click();
     await toast(page, 'Content Enhanced');
     expect(await page.getByLabel('Excerpt', { exact: true }).inputValue()).not.toBe('');
     expect(problems).toEqual([]);

@@ -92,9 +92,10 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
   });
 
   it('sorts by a column header', async () => {
-    await addServer({ name: 'sort-b', cpuUsage: 50 });
-    await addServer({ name: 'sort-a', cpuUsage: 80 });
-    await addServer({ name: 'sort-c', cpuUsage: 10 });
+    const metricsUpdatedAt = new Date();
+    await addServer({ name: 'sort-b', cpuUsage: 50, metricsUpdatedAt });
+    await addServer({ name: 'sort-a', cpuUsage: 80, metricsUpdatedAt });
+    await addServer({ name: 'sort-c', cpuUsage: 10, metricsUpdatedAt });
     const page = await openTable('?q=sort-');
     expect(await names(page)).toEqual(['sort-a', 'sort-b', 'sort-c']);
     const cpu = page.getByRole('button', { name: 'CPU' });
@@ -160,7 +161,7 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     const row = page.locator(`tr[data-row-id="${up.id}"]`);
     expect(await row.locator('td[data-column="status"]').textContent()).toContain('unknown');
     await page.getByRole('button', { name: 'Run health check on hc-up' }).click();
-    await page.getByText('Server metrics updated successfully.').waitFor();
+    await page.getByText(/^hc-up is online: answered in \d+ ms\.$/).waitFor();
     await row.locator('td[data-column="status"]', { hasText: 'online' }).waitFor();
     const checks = await app.db.select().from(healthChecks).where(eq(healthChecks.serverId, up.id));
     expect(checks.map((c) => c.status)).toEqual(['online']);
@@ -240,11 +241,12 @@ describe.skipIf(!hasBrowser)('infrastructure in Chromium', () => {
     await page.close();
   });
 
-  it('hydrated every page above without errors or warnings (uptime fallback to the last check, in the saved timezone)', async () => {
+  it('hydrated every page above without errors or warnings (the last check in its own column, in the saved timezone)', async () => {
     // 14:15 UTC on 20 Nov is 1:15 am on 21 Nov in Sydney (AEDT, UTC+11) and 9:15 am on 20 Nov in New York.
     await addServer({ name: 'zz-checked', uptime: 0, lastHealthCheck: new Date('2026-11-20T14:15:00Z') });
     const page = await openTable('?q=zz-checked');
-    expect(await page.locator('td[data-column="uptime"]').textContent()).toBe('21 Nov 2026, 1:15 am');
+    expect(await page.locator('td[data-column="lastCheck"]').textContent()).toBe('21 Nov 2026, 1:15 am');
+    expect(await page.locator('td[data-column="uptime"]').textContent()).toBe('—');
     await page.close();
     expect(problems).toEqual([]);
   });

@@ -19,6 +19,14 @@ async function signedInPage(): Promise<{ context: BrowserContext; page: Page; pr
   return { context, page, problems };
 }
 
+/** In the hydrated category view: opens the item's category group (if closed) and clicks the item to preview it. */
+async function pickInTree(page: Page, group: string, title: string): Promise<void> {
+  await page.locator('app-island[data-name="CategoryView"][data-hydrated]').waitFor();
+  const details = page.locator('details.tree__group', { has: page.locator('summary', { hasText: group }) });
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  await details.getByRole('link', { name: title, exact: true }).click();
+}
+
 describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
   let patch: { id: string };
   let vpn: { id: string };
@@ -132,24 +140,37 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     await context.close();
   });
 
-  it('a ?doc= deep link opens the item and cleans the address', async () => {
+  it('the category view previews a tree item; its title and Open page lead to the item page', async () => {
     const { context, page, problems } = await signedInPage();
-    await page.goto(`${app.url}/knowledge-base?doc=${patch.id}`);
-    await page.getByRole('heading', { name: 'Monthly patching' }).waitFor();
-    await expect(page.getByRole('heading', { name: 'Patch steps' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('link', { name: 'Edit' }).getAttribute('href')).resolves.toBe(
+    const itemPage = `/knowledge-base/${patch.id}/monthly-patching`;
+    await page.goto(`${app.url}/knowledge-base?view=category`);
+    await pickInTree(page, 'Patching', 'Monthly patching');
+    const preview = page.getByRole('article', { name: 'Preview' });
+    await preview.getByRole('heading', { name: 'Patch steps' }).waitFor();
+    // A plain click previews in place; the tree's link itself is the item's page (for a new tab or no JS).
+    expect(new URL(page.url()).search).toBe('?view=category');
+    const treeLink = page.locator('.tree').getByRole('link', { name: 'Monthly patching', exact: true });
+    await expect(treeLink.getAttribute('href')).resolves.toBe(itemPage);
+    await expect(treeLink.getAttribute('aria-current')).resolves.toBe('true');
+    await expect(
+      preview.getByRole('heading', { name: 'Monthly patching' }).getByRole('link').getAttribute('href'),
+    ).resolves.toBe(itemPage);
+    await expect(preview.getByRole('link', { name: 'Edit' }).getAttribute('href')).resolves.toBe(
       `/knowledge-base/${patch.id}/edit`,
     );
-    await page.waitForURL((u) => !u.search.includes('doc='));
-    expect(new URL(page.url()).search).toBe('?view=category');
+    await preview.getByRole('link', { name: 'Open page' }).click();
+    await page.waitForURL(`${app.url}${itemPage}`);
+    await page.locator('h1.doc__title', { hasText: 'Monthly patching' }).waitFor();
+    await expect(page.getByRole('heading', { name: 'Patch steps' }).isVisible()).resolves.toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('restores an earlier version from the Version History dialog', async () => {
     const { context, page, problems } = await signedInPage();
-    await page.goto(`${app.url}/knowledge-base?doc=${vpn.id}`);
-    await page.locator('app-island[data-name="CategoryView"][data-hydrated]').waitFor();
+    await page.goto(`${app.url}/knowledge-base?view=category`);
+    await pickInTree(page, 'Networking', 'VPN troubleshooting guide');
+    await page.getByRole('heading', { name: 'VPN troubleshooting guide', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Version History' }).click();
     const dialog = page.getByRole('dialog', { name: 'Version History' });
     await dialog.getByText('Select a version to preview its content').waitFor();
@@ -169,7 +190,7 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     ).json();
     expect(versions.map((v: { version: number; changeLog: string }) => `${v.version} ${v.changeLog}`)).toEqual([
       '3 Restored from version 1',
-      '2 Updated',
+      '2 Changed title and content',
       '1 Created',
     ]);
     expect(problems).toEqual([]);
@@ -179,8 +200,8 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
   it('deletes from the category view preview after its confirmation dialog (Escape cancels)', async () => {
     const doomed = await createItem(app.db, 'knowledge', { title: 'Retired VLAN notes', content: 'x' }, user.id);
     const { context, page, problems } = await signedInPage();
-    await page.goto(`${app.url}/knowledge-base?doc=${doomed.id}`);
-    await page.locator('app-island[data-name="CategoryView"][data-hydrated]').waitFor();
+    await page.goto(`${app.url}/knowledge-base?view=category`);
+    await pickInTree(page, 'Uncategorized', 'Retired VLAN notes');
     await page.getByRole('heading', { name: 'Retired VLAN notes', exact: true }).waitFor();
     const dialog = page.getByRole('dialog', { name: 'Delete item' });
     await page.getByRole('button', { name: 'Delete', exact: true }).click();

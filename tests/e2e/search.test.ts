@@ -13,7 +13,7 @@ const ids: Record<string, string> = {};
 async function openPage(path = '/team'): Promise<Page> {
   const page = await context.newPage();
   // Only where the search sends the user matters here: the destination page is answered by a stand-in.
-  await page.route('**/knowledge-base?doc=*', (route) =>
+  await page.route(/\/knowledge-base\/[0-9a-f-]{36}\//, (route) =>
     route.fulfill({ contentType: 'text/html', body: '<p>opened</p>' }),
   );
   await page.goto(app.url + path);
@@ -60,7 +60,9 @@ describe.skipIf(!hasBrowser)('global search by keyboard', { timeout: 60_000 }, (
     await page.keyboard.press('ArrowUp');
     expect(await options.nth(0).getAttribute('aria-selected')).toBe('true');
     const nav = page.waitForRequest(
-      (r) => r.isNavigationRequest() && r.url() === `${app.url}/knowledge-base?doc=${ids['Zabbix agent rollout']}`,
+      (r) =>
+        r.isNavigationRequest() &&
+        r.url() === `${app.url}/knowledge-base/${ids['Zabbix agent rollout']}/zabbix-agent-rollout`,
       { timeout: 15_000 },
     );
     await page.keyboard.press('Enter');
@@ -73,7 +75,7 @@ describe.skipIf(!hasBrowser)('global search by keyboard', { timeout: 60_000 }, (
     await page.getByRole('combobox', { name: 'Search documents' }).focus();
     await page.keyboard.type('weekly');
     const nav = page.waitForRequest(
-      (r) => r.isNavigationRequest() && r.url() === `${app.url}/knowledge-base?doc=${ids['Weekly notes']}`,
+      (r) => r.isNavigationRequest() && r.url() === `${app.url}/knowledge-base/${ids['Weekly notes']}/weekly-notes`,
     );
     await page.keyboard.press('Enter');
     await nav;
@@ -103,7 +105,7 @@ describe.skipIf(!hasBrowser)('global search by keyboard', { timeout: 60_000 }, (
     await page.keyboard.press('Enter');
     await page.waitForURL(`${app.url}/search?q=zabbix`);
     await expect(page.getByRole('link', { name: 'Zabbix agent rollout' }).getAttribute('href')).resolves.toBe(
-      `/knowledge-base?doc=${ids['Zabbix agent rollout']}`,
+      `/knowledge-base/${ids['Zabbix agent rollout']}/zabbix-agent-rollout`,
     );
     await noJs.close();
   });

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { documentVersions } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
-import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
+import { hasBrowser, signedInPage as openSignedInPage, sharedBrowser } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -13,23 +13,11 @@ let user: TestUser;
 
 const LOAD_FAILED = 'Failed to load version history. Please try again.';
 
-async function signedInPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await signedInContext(browser, app.url, user.cookie, { viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on(
-    'console',
-    (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && problems.push(m.text()),
-  );
-  return { context, page, problems };
-}
+const signedInPage = () => openSignedInPage(browser, app.url, user.cookie, { viewport: { width: 1400, height: 900 } });
 
-/** Opens the item in the category view's preview and its Version History dialog. */
+/** Opens the item's own page and its Version History dialog (the island loads on that click). */
 async function openVersionHistory(page: Page, id: string) {
-  await page.goto(`${app.url}/knowledge-base?doc=${id}`);
-  await page.locator('app-island[data-name="CategoryView"][data-hydrated]').waitFor();
+  await page.goto(`${app.url}/knowledge-base/${id}`);
   await page.getByRole('button', { name: 'Version History' }).click();
   return page.getByRole('dialog', { name: 'Version History' });
 }

@@ -83,15 +83,16 @@ function fixtures(cookie: string) {
       ).json();
       return { id: id as string, versionId: versions[0].id as string };
     });
+  // The probe goes to 127.0.0.1:9, refused at once: nothing leaves the machine and nothing waits.
+  const server = once(
+    async () =>
+      (await post('/api/servers', { name: `fuzz-server-${randomUUID()}`, ipAddress: '127.0.0.1', monitorPort: 9 }))
+        .id as string,
+  );
   return {
     document: item('/api/documents'),
     knowledge: item('/api/knowledge-base'),
-    // The probe goes to 127.0.0.1:9, refused at once: nothing leaves the machine and nothing waits.
-    server: once(
-      async () =>
-        (await post('/api/servers', { name: `fuzz-server-${randomUUID()}`, ipAddress: '127.0.0.1', monitorPort: 9 }))
-          .id as string,
-    ),
+    server,
     member: once(
       async () =>
         (
@@ -102,7 +103,7 @@ function fixtures(cookie: string) {
           })
         ).id as string,
     ),
-    token: once(async () => (await post('/api/tokens', { name: 'fuzz' })).id as string),
+    token: once(async () => (await post('/api/tokens', { name: 'fuzz', serverIds: [await server()] })).id as string),
     interaction: once(
       async () => (await post('/api/ai/ask', { query: 'Which servers are offline?' })).interactionId as string,
     ),
@@ -264,7 +265,7 @@ async function validBody(route: Route, fx: Fixtures): Promise<Record<string, unk
       documentId: (await fx.document()).id,
       documentType: 'runbook',
     }),
-    'POST /api/tokens': () => ({ name: 'agent' }),
+    'POST /api/tokens': async () => ({ name: 'agent', serverIds: [await fx.server()] }),
     'POST /api/ai/ask': () => ({
       query: 'How do I restart nginx?',
       conversationHistory: [{ role: 'user', content: 'hi' }],

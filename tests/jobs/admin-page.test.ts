@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userPreferences } from '../../src/db/schema';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -86,5 +87,48 @@ describe('/admin/jobs', () => {
   it('refuses an unknown job name', async () => {
     const res = await t.app.request('/admin/jobs/format-disks/run', jsonRequest('POST', undefined, admin.cookie));
     expect(res.status).toBe(400);
+  });
+});
+
+describe("/admin/jobs times are in one timezone, the reader's (issue 20)", () => {
+  let app: TestContext;
+  let kolkata: TestUser;
+  const serverTz = process.env.TZ;
+  beforeAll(async () => {
+    process.env.TZ = 'UTC'; // node-cron runs schedules on this process's clock
+    app = await createTestApp({ HEALTH_REPORT_CRON: '0 7 * * *', TOKEN_EXPIRY_CRON: '17 * * * *', JOBS: 'inline' });
+    kolkata = await createSignedInUser(app.db, { role: 'admin' });
+    // UTC+5:30 all year (no daylight saving): 07:00 UTC is 12:30 there, minute :17 is :47.
+    await app.db.insert(userPreferences).values({ userId: kolkata.id, timezone: 'Asia/Kolkata' });
+  });
+  afterAll(async () => {
+    if (serverTz === undefined) delete process.env.TZ;
+    else process.env.TZ = serverTz;
+    await app?.close();
+  });
+
+  it("a daily or hourly schedule reads in the user's timezone, like the next run, and the page says which", async () => {
+    const html = await (await app.app.request('/admin/jobs', { headers: { Cookie: kolkata.cookie } })).text();
+    const report = rowText(html, 'health-report');
+    expect(report).toContain('Daily at 12:30');
+    expect(report).not.toContain('Daily at 07:00');
+    expect(report).toMatch(/\d{4}, 12:30\s?pm/); // the next run, in Asia/Kolkata too
+    const expiry = rowText(html, 'token-expiry');
+    expect(expiry).toContain('Hourly at :47');
+    expect(expiry).toMatch(/:47\s?[ap]m/);
+    expect(html).toContain(
+      'Schedules and next runs are in your timezone, Asia/Kolkata. The cron expressions are in the server timezone (UTC).',
+    );
+  });
+
+  it('"Run now" answers htmx with the table in the same timezone', async () => {
+    const init = jsonRequest('POST', undefined, kolkata.cookie);
+    const res = await app.app.request('/admin/jobs/token-expiry/run', {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), 'HX-Request': 'true' },
+    });
+    const body = await res.text();
+    expect(rowText(body, 'health-report')).toContain('Daily at 12:30');
+    expect(body).toContain('your timezone, Asia/Kolkata');
   });
 });

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { count, eq, isNull, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
@@ -12,6 +11,7 @@ import { formatDateTime } from '../../src/ui/shared';
 import { probeTcp } from '../../src/servers/probe';
 import { createTestDatabase, usingPostgres } from '../helpers/db';
 import { createSignedInUser } from '../helpers/users';
+import { silentPort } from '../servers/loopback';
 import { jobsConfig, secondWorkerDatabase, testScheduler, waitFor } from './support';
 
 function listenOn(host: string): Promise<{ server: Server; port: number }> {
@@ -27,34 +27,6 @@ async function closedPort(host: string): Promise<number> {
   const { server, port } = await listenOn(host);
   await new Promise((r) => server.close(r));
   return port;
-}
-
-/**
- * A silent host: a loopback listener in a process that never accepts (its only thread is blocked). Once its
- * accept queue is full (two connections, held here), a connection attempt gets no answer and the probe times out.
- */
-async function silentHost(host: string): Promise<{ port: number; close: () => void }> {
-  const script = `const s = require('net').createServer();
-s.listen({ port: 0, host: ${JSON.stringify(host)}, backlog: 1 }, () => {
-  process.stdout.write(s.address().port + '\\n');
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-});`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
-    child.once('error', reject);
-  });
-  const fill = () =>
-    new Promise<Socket>((resolve, reject) => {
-      const socket = connect(port, host, () => resolve(socket));
-      socket.once('error', reject);
-    });
-  const held = [await fill(), await fill()];
-  const close = () => {
-    for (const socket of held) socket.destroy();
-    child.kill('SIGKILL');
-  };
-  return { port, close };
 }
 
 let database: Database;
@@ -188,7 +160,7 @@ describe('changes of a round cut short (shutdown, deploy, crash) are announced',
 
   it('a round stopped by shutdown starts no more probes and announces what it found before it exits', async () => {
     const db = database.db;
-    const silent = await silentHost('127.0.0.21');
+    const silent = await silentPort('127.0.0.21');
     try {
       expect((await probeTcp('127.0.0.21', silent.port, 300)).error).toMatch(/^Timed out/);
       await db.delete(servers);

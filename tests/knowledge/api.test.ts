@@ -108,7 +108,7 @@ describe.each([
     const after = await (await call('GET', `${path}/${item.id}/versions`)).json();
     expect(after.map((v: { version: number; changeLog: string }) => [v.version, v.changeLog])).toEqual([
       [3, 'Restored from version 1'],
-      [2, 'Updated'],
+      [2, 'Changed title, content, category and tags'],
       [1, 'Created'],
     ]);
     expect(after[1]).toMatchObject({ title: 'Changed', content: 'new' });

@@ -79,7 +79,7 @@ describe('Deleted items (admins)', () => {
 
     const after = await (await get(res.headers.get('location')!, admin)).text();
     expect(after).toContain('“Old DNS runbook” was restored.');
-    expect(after).toContain(`href="/knowledge-base?doc=${first.id}"`);
+    expect(after).toContain(`href="/knowledge-base/${first.id}/old-dns-runbook"`);
     expect(after).not.toContain(`action="/knowledge-base/${first.id}/undelete"`);
   });
 
@@ -92,7 +92,7 @@ describe('Deleted items (admins)', () => {
     const res = await post(`/documents/${live.id}/undelete`, admin);
     expect(res.headers.get('location')).toBe(`/documents/deleted?restored=${live.id}`);
     expect(await (await get(res.headers.get('location')!, admin)).text()).toContain(
-      `href="/documents/${live.id}/edit"`,
+      `href="/documents/${live.id}/live-doc"`,
     );
   });
 });

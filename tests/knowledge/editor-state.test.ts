@@ -76,6 +76,6 @@ describe('editor state', () => {
     expect(needsSource('a <b>bold</b>')).toBe(true);
     expect(needsSource('a < b')).toBe(false);
     expect(needsSource('| a | b |\n| --- | --- |')).toBe(true);
-    expect(needsSource('```bash\nls\n```')).toBe(true);
+    expect(needsSource('```bash\nls\n```')).toBe(false);
   });
 });

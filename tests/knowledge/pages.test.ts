@@ -108,7 +108,7 @@ describe('with items', () => {
     expect(page).toContain('v1 · <time');
     expect(page).toContain('just now');
     expect(page).toContain('+2</span>');
-    expect(page).toContain(`href="/knowledge-base/${kb.id}/edit"`);
+    expect(page).toContain(`href="/knowledge-base/${kb.id}/reset-adfs-b-token-b"`);
     expect(page).toContain(`href="/knowledge-base/${kb.id}/delete"`);
     expect(page).toContain('<option value="ADFS">ADFS</option>');
   });
@@ -171,39 +171,23 @@ describe('with items', () => {
     expect(fragment).toContain('Try adjusting your search criteria');
   });
 
-  it('opens a ?doc= deep link in the preview on the server, sanitised, and cleans the address', async () => {
-    const page = await html(`/knowledge-base?doc=${kb.id}`);
-    expect(page).toContain('<h1>Heading</h1>');
-    expect(page).not.toMatch(/<script>alert/);
-    expect(page).not.toContain('onerror');
-    expect(page).toContain(`href="/knowledge-base/${kb.id}/edit"`);
-    expect(page).toContain('data-replace-url="/knowledge-base?view=category"');
-    expect(await html('/knowledge-base?doc=00000000-0000-4000-8000-000000000000')).toContain('does not exist');
-  });
-
-  it('opens a /documents?doc= deep link (search results, assistant) in the document, or says it is gone', async () => {
-    const doc = await createItem(t.db, 'documents', { title: 'Deep linked doc', content: 'body' }, user.id);
-    const res = await get(`/documents?doc=${doc.id}`);
-    expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe(`/documents/${doc.id}/edit`);
-    for (const missing of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      const gone = await get(`/documents?doc=${missing}&q=runbook`);
-      expect(gone.status).toBe(200);
-      const page = await gone.text();
-      expect(page).toContain('That document does not exist or was deleted.');
-      expect(page).toContain('data-replace-url="/documents?q=runbook"');
-    }
-  });
-
-  it('shows the servers linked to the item in its preview (page and API)', async () => {
+  it('keeps the API preview of an item with its linked servers (the category view loads it)', async () => {
     const [server] = await t.db.insert(servers).values({ name: 'adfs-01', environment: 'production' }).returning();
     await t.db.insert(serverDocuments).values({ serverId: server.id, documentId: kb.id, documentType: 'runbook' });
-    const page = await html(`/knowledge-base?doc=${kb.id}`);
-    expect(page).toContain('Linked servers');
-    expect(page).toContain(`href="/infrastructure?server=${server.id}">adfs-01</a>`);
     const api = await (await get(`/api/knowledge-base/${kb.id}?include=html`)).json();
     expect(api.servers).toEqual([{ id: server.id, name: 'adfs-01' }]);
     expect(api.html).toContain('<h1>Heading</h1>');
+    expect(api.html).not.toContain('onerror');
+  });
+
+  it('links each title of the grid and list to the item page, and of the documents grid to the editor (spec)', async () => {
+    for (const view of ['grid', 'list']) {
+      const page = await html(`/knowledge-base?view=${view}`);
+      expect(page).toContain(`href="/knowledge-base/${kb.id}/reset-adfs-b-token-b"`);
+      expect(page).not.toContain(`<a href="/knowledge-base/${kb.id}/edit"`);
+    }
+    const doc = (await (await get('/api/documents')).json()).find((d: { title: string }) => d.title === 'Runbook doc');
+    expect(await html('/documents')).toContain(`href="/documents/${doc.id}/edit"`);
   });
 
   it('deletes after the spec confirmation: htmx gets the new results and a toast; without JS a 303', async () => {

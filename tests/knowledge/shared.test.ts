@@ -7,7 +7,10 @@ import {
   itemHref,
   kbTypeOf,
   kbTypes,
-  openHref,
+  itemSlug,
+  listItemHref,
+  spaceOf,
+  spaceOfPath,
   SPACES,
   spaceOfApi,
   specialTemplateTypes,
@@ -45,9 +48,26 @@ describe('knowledge/shared: the browser-safe model', () => {
     expect(SPACES.documents).toMatchObject({ path: '/documents', api: '/api/documents', hasKinds: false });
     expect(spaceOfApi('/api/knowledge-base')).toBe('knowledge');
     expect(spaceOfApi('/api/documents')).toBe('documents');
-    expect(itemHref('knowledge', 'k1')).toBe('/knowledge-base?doc=k1');
-    expect(itemHref('documents', 'd1')).toBe('/documents?doc=d1');
-    expect(openHref('knowledge', 'k1')).toBe('/knowledge-base?doc=k1');
-    expect(openHref('documents', 'd1')).toBe('/documents/d1/edit');
+    expect(itemHref('knowledge', 'k1')).toBe('/knowledge-base/k1');
+    expect(itemHref('knowledge', 'k1', 'Restart Nginx: step 2')).toBe('/knowledge-base/k1/restart-nginx-step-2');
+    expect(itemHref('documents', 'd1', 'Backup policy')).toBe('/documents/d1/backup-policy');
+    expect(listItemHref('knowledge', { id: 'k1', title: 'VPN' })).toBe('/knowledge-base/k1/vpn');
+    expect(listItemHref('documents', { id: 'd1', title: 'VPN' })).toBe('/documents/d1/edit');
+    expect(spaceOfPath('/documents')).toBe('documents');
+    expect(spaceOf('documents')).toBe('documents');
+    expect(spaceOf('knowledge')).toBe('knowledge');
+  });
+
+  it('slugs: readable ASCII words, never a sub-page name, at most 60 characters cut at a word', () => {
+    expect(itemSlug("Patch Günther's VPN: step 2")).toBe('patch-gunther-s-vpn-step-2');
+    expect(itemSlug('  --Ünïcödé--  ')).toBe('unicode');
+    expect(itemSlug('日本語')).toBe('');
+    expect(itemSlug('Edit')).toBe('');
+    expect(itemSlug('delete')).toBe('');
+    expect(itemSlug('Edit the runbook')).toBe('edit-the-runbook');
+    const long = itemSlug('Rebuild the primary PostgreSQL replica after a failover in the secondary datacentre');
+    expect(long.length).toBeLessThanOrEqual(60);
+    expect(long).toBe('rebuild-the-primary-postgresql-replica-after-a-failover-in');
+    expect(itemSlug('a'.repeat(80))).toBe('a'.repeat(60));
   });
 });

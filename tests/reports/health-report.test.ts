@@ -1,7 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
-import { healthChecks, jobRuns, mailOutbox, servers, userPreferences, users } from '../../src/db/schema';
+import {
+  healthChecks,
+  jobRuns,
+  mailOutbox,
+  serverDocuments,
+  servers,
+  userPreferences,
+  users,
+} from '../../src/db/schema';
+import { createItem, deleteItem } from '../../src/knowledge/service';
 import { buildHealthReport } from '../../src/reports/service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
@@ -80,6 +89,24 @@ async function seedFleet() {
   ]);
 }
 
+/** prod-db-01 (offline for hours) has a runbook and a document, and a deleted runbook that must not show. */
+const runbooks: Record<string, string> = {};
+async function linkRunbooks(authorId: string) {
+  const failover = await createItem(
+    t.db,
+    'knowledge',
+    { title: 'DB failover', content: 'Promote the replica.' },
+    authorId,
+  );
+  const contacts = await createItem(t.db, 'documents', { title: 'DB vendor contacts', content: 'Call.' }, authorId);
+  const old = await createItem(t.db, 'knowledge', { title: 'Retired DB runbook', content: 'x' }, authorId);
+  await deleteItem(t.db, 'knowledge', old.id, authorId);
+  for (const doc of [failover, contacts, old])
+    await t.db.insert(serverDocuments).values({ serverId: ids['prod-db-01'], documentId: doc.id });
+  runbooks.failover = failover.id;
+  runbooks.contacts = contacts.id;
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   admin = await createSignedInUser(t.db, { role: 'admin', email: 'admin@example.com', firstName: 'Ada' });
@@ -93,6 +120,7 @@ beforeAll(async () => {
     .insert(users)
     .values({ email: 'pending-admin@example.com', role: 'admin', accountStatus: 'pending_approval' });
   await seedFleet();
+  await linkRunbooks(admin.id);
 });
 afterAll(() => t.close());
 
@@ -142,6 +170,13 @@ describe('health report content', () => {
     expect(section('changed')).not.toContain('prod-db-01');
     expect(section('offline-long')).toContain('prod-db-01');
     expect(section('offline-long')).not.toContain('prod-cache-01');
+    // Each server that is down names its runbooks, each linking to the item's own page.
+    expect(section('offline-long')).toContain(
+      `<a href="/knowledge-base/${runbooks.failover}/db-failover">DB failover</a>`,
+    );
+    expect(section('offline-long')).toContain(`<a href="/documents/${runbooks.contacts}/db-vendor-contacts">`);
+    expect(section('offline-long')).not.toContain('Retired DB runbook');
+    expect(section('changed')).toMatch(/prod-cache-01.*None/s);
     expect(section('high-usage')).toContain('95%');
     expect(section('high-usage')).not.toContain('dev-maint-01');
     expect(section('stale-metrics')).toContain('r&amp;d-stale');
@@ -170,7 +205,7 @@ describe('health-report job', () => {
     );
     expect(m.text).toContain('Hello Ada,');
     expect(m.text).toMatch(
-      /Changed state since the last report\nServer +Environment +From +Now +Changes +Last change\n[- ]+\nprod-cache-01 +production +online +offline +1 /,
+      /Changed state since the last report\nServer +Environment +From +Now +Changes +Last change +Runbooks\n[- ]+\nprod-cache-01 +production +online +offline +1 /,
     );
     expect(m.text).toContain('Offline for more than an hour');
     expect(m.text).toMatch(/stage-app-01 +staging +\d+% +40% +95%/);
@@ -180,6 +215,12 @@ describe('health-report job', () => {
     expect(m.html).toContain('r&amp;d-stale');
     expect(m.html).not.toContain('r&d-stale');
     expect(m.html).toContain('href="http://localhost:3000/reports/health"');
+    // The runbooks of a server that is down link to their pages, absolute in both parts.
+    const failover = `http://localhost:3000/knowledge-base/${runbooks.failover}/db-failover`;
+    expect(m.html).toContain(`<a href="${failover}">DB failover</a>`);
+    expect(m.text).toMatch(/prod-db-01 +production +.+ +DB failover, DB vendor contacts\n/);
+    expect(m.text).toContain(`  DB failover: ${failover}`);
+    expect(m.text).not.toContain('Retired DB runbook');
 
     // The next report counts changes from this run on.
     expect((await buildHealthReport(t.db)).changed).toEqual([]);

@@ -118,7 +118,7 @@ describe('GET /api/search', () => {
       excerpt: 'Steps for the monitoring agent.',
       category: null,
       type: 'knowledge',
-      url: `/knowledge-base?doc=${ids.title}`,
+      url: `/knowledge-base/${ids.title}/zabbix-agent-rollout`,
     });
   });
 
@@ -135,7 +135,7 @@ describe('GET /api/search', () => {
         id: ids.document,
         type: 'document',
         category: 'Network',
-        url: `/documents?doc=${ids.document}`,
+        url: `/documents/${ids.document}/firewall-change-procedure`,
       }),
     ]);
   });
@@ -188,7 +188,7 @@ describe('GET /search and /search/suggest', () => {
     const res = await get('/search?q=zabbix');
     const html = await res.text();
     expect(res.status).toBe(200);
-    expect(html).toContain(`href="/knowledge-base?doc=${ids.title}"`);
+    expect(html).toContain(`href="/knowledge-base/${ids.title}/zabbix-agent-rollout"`);
     expect(html).toContain('Results for &quot;zabbix&quot;');
     expect(await (await get('/search?q=nomatchword')).text()).toContain('No documents found.');
   });
@@ -202,7 +202,7 @@ describe('GET /search and /search/suggest', () => {
   it('answers the header list fragment with options, or the spec texts', async () => {
     const html = await (await get('/search/suggest?q=zabbix')).text();
     expect(html).toContain('role="option"');
-    expect(html).toContain(`href="/knowledge-base?doc=${ids.title}"`);
+    expect(html).toContain(`href="/knowledge-base/${ids.title}/zabbix-agent-rollout"`);
     expect(html).not.toContain('<html');
     expect(await (await get('/search/suggest?q=')).text()).toContain('Start typing to search...');
     expect(await (await get('/search/suggest?q=qqqzzz')).text()).toContain('No documents found.');

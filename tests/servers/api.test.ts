@@ -44,6 +44,7 @@ describe('servers API', () => {
       diskUsage: 0,
       uptime: 0,
       lastHealthCheck: null,
+      metricsUpdatedAt: null,
       hostname: null,
     });
     expect(Object.keys(body).sort()).toEqual(
@@ -72,6 +73,7 @@ describe('servers API', () => {
         'diskUsage',
         'uptime',
         'lastHealthCheck',
+        'metricsUpdatedAt',
         'managedBy',
         'monitorPort',
         'createdAt',
@@ -199,6 +201,8 @@ describe('servers API', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ cpuUsage: 12.5, memoryUsage: 40, diskUsage: 99, uptime: 90061, status: 'online' });
+    expect(s.metricsUpdatedAt).toBeNull();
+    expect(Date.now() - Date.parse(res.body.metricsUpdatedAt)).toBeLessThan(60_000);
     const audits = await t.db.select().from(auditLog);
     expect(audits.some((a) => a.action === 'server.status' && a.entityId === s.id)).toBe(true);
     for (const bad of [
@@ -246,8 +250,8 @@ describe('server document links', () => {
       ['Build sheet', 'build'],
       ['Restart runbook', 'runbook'],
     ]);
-    const { listServersForDocument } = await import('../../src/servers/service');
-    expect((await listServersForDocument(t.db, doc.id)).map((x) => x.name)).toEqual(['links-01']);
+    const { serverStatusesOfDocument } = await import('../../src/servers/service');
+    expect((await serverStatusesOfDocument(t.db, doc.id)).map((x) => x.name)).toEqual(['links-01']);
 
     expect((await call('DELETE', `/api/servers/${s.id}/documents`, { documentId: doc.id })).status).toBe(200);
     expect((await call('DELETE', `/api/servers/${s.id}/documents?documentId=${doc2.id}`)).status).toBe(200);

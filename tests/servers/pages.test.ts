@@ -40,7 +40,14 @@ describe('/infrastructure without JavaScript', () => {
   it('renders the table on the server, filtered by the GET form parameters', async () => {
     [prod] = await t.db
       .insert(servers)
-      .values({ name: 'app-prod', ipAddress: '127.0.0.21', environment: 'production', status: 'online', uptime: 90000 })
+      .values({
+        name: 'app-prod',
+        ipAddress: '127.0.0.21',
+        environment: 'production',
+        status: 'online',
+        uptime: 90000,
+        metricsUpdatedAt: new Date(),
+      })
       .returning();
     await t.db.insert(servers).values([
       {
@@ -76,6 +83,48 @@ describe('/infrastructure without JavaScript', () => {
     expect(create.html).toContain('Add Server</h2>');
     expect(create.html).toContain('us.corp.example.com');
     expect(create.html).toContain('Lenovo SR650 V3');
+  });
+});
+
+describe('/infrastructure?server= naming no server', () => {
+  const banner = 'That server does not exist or was deleted.';
+
+  it('says so in a banner and the address loses the ?server= (deleted, unknown or malformed id)', async () => {
+    const [gone] = await t.db.insert(servers).values({ name: 'gone-soon' }).returning();
+    await t.db.delete(servers).where(inArray(servers.id, [gone.id]));
+    for (const id of [gone.id, '00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const { status, html } = await page(`/infrastructure?q=app&server=${id}`);
+      expect(status, id).toBe(200);
+      expect(html, id).toContain(`<div class="banner banner--error" role="alert">${banner}</div>`);
+      expect(html, id).toContain('data-replace-url="/infrastructure?q=app"');
+      expect(html, id).not.toContain('data-highlight');
+    }
+    // A server that is there is highlighted, without a banner; so is a plain visit.
+    expect((await page(`/infrastructure?server=${prod.id}`)).html).not.toContain(banner);
+    expect((await page('/infrastructure')).html).not.toContain(banner);
+  });
+});
+
+describe('/infrastructure in natural name order', () => {
+  it('lists web-2 before web-10, ignoring case, on the page and in the API list (whole and filtered)', async () => {
+    const added = await t.db
+      .insert(servers)
+      .values(['nat-web-10', 'Nat-Web-2', 'nat-web-1', 'NAT-WEB-03'].map((name) => ({ name })))
+      .returning();
+    const expected = ['nat-web-1', 'Nat-Web-2', 'NAT-WEB-03', 'nat-web-10'];
+    expect(rowNames((await page('/infrastructure?q=nat-web')).html)).toEqual(expected);
+    const list = async (path: string) =>
+      ((await (await t.app.request(path, { headers: { Cookie: user.cookie } })).json()) as { name: string }[])
+        .map((s) => s.name)
+        .filter((n) => /^nat-web/i.test(n));
+    expect(await list('/api/servers')).toEqual(expected);
+    expect(await list('/api/servers?q=nat-web')).toEqual(expected);
+    await t.db.delete(servers).where(
+      inArray(
+        servers.id,
+        added.map((r) => r.id),
+      ),
+    );
   });
 });
 
@@ -156,7 +205,7 @@ describe('/infrastructure/{id}', () => {
     );
     expect(ok.status).toBe(303);
     const { html } = await page(`/infrastructure/${prod.id}`);
-    expect(html).toContain(`href="/knowledge-base?doc=${doc.id}"`);
+    expect(html).toContain(`href="/knowledge-base/${doc.id}/db-failover-runbook"`);
     expect(html).toContain('DB failover runbook');
     expect(rowNames((await page('/infrastructure')).html)).toContain('app-prod');
     expect((await page('/infrastructure')).html).toContain('1 runbook');

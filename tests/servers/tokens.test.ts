@@ -14,6 +14,7 @@ let app: RunningApp;
 let admin: TestUser;
 let member: TestUser;
 let serverId: string;
+let otherServerId: string;
 
 const metrics = { cpuUsage: 5, memoryUsage: 6, diskUsage: 7, uptime: 3600 };
 const bearer = (token: string, body: unknown = metrics): RequestInit => ({
@@ -30,8 +31,8 @@ function jsonRequest(method: string, body?: unknown, cookie?: string): RequestIn
   return { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
 }
 
-async function newToken(name: string): Promise<{ id: string; token: string }> {
-  const res = await app.app.request('/api/tokens', jsonRequest('POST', { name }, admin.cookie));
+async function newToken(name: string, serverIds = [serverId]): Promise<{ id: string; token: string }> {
+  const res = await app.app.request('/api/tokens', jsonRequest('POST', { name, serverIds }, admin.cookie));
   expect(res.status).toBe(201);
   return res.json();
 }
@@ -42,15 +43,69 @@ beforeAll(async () => {
   member = await createSignedInUser(app.db);
   const [row] = await app.db.insert(servers).values({ name: 'agent-host', ipAddress: '127.0.0.1' }).returning();
   serverId = row.id;
+  const [other] = await app.db.insert(servers).values({ name: 'db-01', ipAddress: '127.0.0.1' }).returning();
+  otherServerId = other.id;
 });
 afterAll(() => app.stop());
 
 describe('API tokens', () => {
   it('are admin only', async () => {
-    expect((await app.app.request('/api/tokens', jsonRequest('POST', { name: 'x' }, member.cookie))).status).toBe(403);
+    expect(
+      (await app.app.request('/api/tokens', jsonRequest('POST', { name: 'x', serverIds: [serverId] }, member.cookie)))
+        .status,
+    ).toBe(403);
     expect((await app.app.request('/api/tokens', jsonRequest('GET', undefined, member.cookie))).status).toBe(403);
     expect((await app.app.request('/api/tokens')).status).toBe(401);
-    expect((await app.app.request('/api/tokens', jsonRequest('POST', { name: '' }, admin.cookie))).status).toBe(400);
+    expect(
+      (await app.app.request('/api/tokens', jsonRequest('POST', { name: '', serverIds: [serverId] }, admin.cookie)))
+        .status,
+    ).toBe(400);
+  });
+
+  it('name the servers they report for: at least one, each a real server', async () => {
+    const refused = async (body: unknown) => {
+      const res = await app.app.request('/api/tokens', jsonRequest('POST', body, admin.cookie));
+      expect(res.status).toBe(400);
+      return (await res.json()).message as string;
+    };
+    expect(await refused({ name: 'none' })).toBe('serverIds must list the servers.');
+    expect(await refused({ name: 'empty', serverIds: [] })).toBe('serverIds must name at least one server.');
+    expect(await refused({ name: 'bad', serverIds: ['web-01'] })).toBe('serverIds must be server ids.');
+    const ghost = '00000000-0000-4000-8000-000000000000';
+    expect(await refused({ name: 'ghost', serverIds: [serverId, ghost] })).toBe(`No server has the id ${ghost}.`);
+    const res = await app.app.request(
+      '/api/tokens',
+      jsonRequest('POST', { name: 'both', serverIds: [serverId, otherServerId, serverId] }, admin.cookie),
+    );
+    expect(res.status).toBe(201);
+    expect((await res.json()).serverIds).toEqual([serverId, otherServerId]);
+  });
+
+  it("may push metrics only for their own servers, and never set maintenance (an agent could hide another server's outage)", async () => {
+    const { token } = await newToken('web only');
+    const other = await app.app.request(`/api/servers/${otherServerId}/metrics`, bearer(token));
+    expect(other.status).toBe(403);
+    expect((await other.json()).message).toBe('This token may not push metrics for this server.');
+    const maintenance = await app.app.request(
+      `/api/servers/${serverId}/metrics`,
+      bearer(token, { ...metrics, status: 'maintenance' }),
+    );
+    expect(maintenance.status).toBe(403);
+    expect((await maintenance.json()).message).toBe(
+      'An agent may not set maintenance: an admin sets it on the server.',
+    );
+    const [row] = await app.db.select().from(servers).where(eq(servers.id, serverId));
+    expect(row.status).not.toBe('maintenance');
+    // A token from before scoping names no server: it is refused everywhere.
+    const legacy = 'ops_legacy-token-from-before-scoping-0000000000000';
+    await app.db.insert(apiTokens).values({ name: 'legacy', tokenHash: hashToken(legacy) });
+    expect((await app.app.request(`/api/servers/${serverId}/metrics`, bearer(legacy))).status).toBe(403);
+    // A signed-in user still sets maintenance by hand.
+    const byHand = await app.app.request(
+      `/api/servers/${otherServerId}/metrics`,
+      jsonRequest('PUT', { ...metrics, status: 'maintenance' }, admin.cookie),
+    );
+    expect(byHand.status).toBe(200);
   });
 
   it('show the token once and store only its sha256', async () => {
@@ -62,6 +117,7 @@ describe('API tokens', () => {
     const list = await (await app.app.request('/api/tokens', jsonRequest('GET', undefined, admin.cookie))).json();
     expect(list.find((t: { id: string }) => t.id === created.id)).toMatchObject({
       name: 'cron on web-01',
+      serverIds: [serverId],
       revokedAt: null,
     });
     expect(JSON.stringify(list)).not.toContain(created.token);

@@ -79,7 +79,7 @@ describe('team members API', () => {
       [{ ...ada, email: 'not-an-email' }, 'Valid email is required'],
       [{ ...ada, email: undefined }, 'Valid email is required'],
       [{ ...ada, email: 'y@example.com', role: '  ' }, 'Role is required'],
-      [{ ...ada, email: 'z@example.com', status: 'away' }, 'Status must be active or inactive.'],
+      [{ ...ada, email: 'z@example.com', status: 'away' }, 'Status must be active, inactive or invited.'],
     ];
     for (const [body, message] of cases) {
       const res = await call('POST', '/api/team-members', body);

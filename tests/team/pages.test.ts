@@ -238,3 +238,40 @@ describe('/team page', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('/team required fields (spec §5 "Missing Information")', () => {
+  it("its forms leave required fields to the server (novalidate), not the browser's bubble", async () => {
+    const html = await (await get('/team')).text();
+    for (const id of ['add-member-form', 'invite-member-form']) {
+      expect(html, id).toMatch(new RegExp(`<form id="${id}" noValidate=""`, 'i'));
+    }
+    const edits = html.match(/<form id="edit-[^"]+-form"[^>]*>/g) ?? [];
+    expect(edits.length).toBeGreaterThan(0);
+    for (const form of edits) expect(form).toMatch(/noValidate=""/i);
+  });
+
+  it('a plain post with required fields missing shows the toast in the page with the field errors (422)', async () => {
+    for (const [path, body] of [
+      ['/team/members', { name: '', email: '', role: '' }],
+      ['/team/invite', { email: '', firstName: 'Only', lastName: '', role: '' }],
+    ] as const) {
+      const res = await post(path, body);
+      expect(res.status, path).toBe(422);
+      const html = await res.text();
+      const region = html.match(/<div class="toast-region" id="toasts"[^>]*>(.*?)<\/div><\/body>/)?.[1];
+      expect(region, path).toBe(
+        '<div class="toast toast--error" role="alert"><div class="toast__title">Missing Information</div>' +
+          '<div class="toast__text">Please fill in all required fields.</div></div>',
+      );
+      expect(html, path).toContain('Role is required');
+    }
+  });
+
+  it('a plain post refused for another reason toasts "Error" with that reason', async () => {
+    const res = await post('/team/members', { name: 'Twin', email: 'ada@example.com', role: 'VIP' });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain('<div class="toast__title">Error</div>');
+    expect(html).toContain('<div class="toast__text">A team member with this email already exists.</div>');
+  });
+});

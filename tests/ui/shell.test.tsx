@@ -72,6 +72,35 @@ describe('signed-in shell', () => {
     expect(admin).toContain('href="/admin/approval"');
   });
 
+  it('links the documents list and the health report for everyone', async () => {
+    const html = await render(user);
+    expect(html).toMatch(/href="\/documents"[^>]*>.*?>Documents<\/span>/);
+    expect(html).toMatch(/href="\/reports\/health"[^>]*>.*?>Health Report<\/span>/);
+  });
+
+  it('lists jobs and both deleted-items screens in the Admin section, only for those allowed', async () => {
+    const adminOnly = ['/admin/approval', '/admin/jobs', '/knowledge-base/deleted', '/documents/deleted'];
+    const plain = await render(user);
+    expect(plain).not.toContain('>Admin</div>');
+    for (const href of adminOnly) expect(plain).not.toContain(`href="${href}"`);
+    const admin = await render({ ...user, role: 'admin' });
+    const section = admin.slice(admin.indexOf('>Admin</div>'));
+    for (const [label, href] of [
+      ['Jobs', '/admin/jobs'],
+      ['Deleted Knowledge', '/knowledge-base/deleted'],
+      ['Deleted Documents', '/documents/deleted'],
+    ]) {
+      expect(section).toMatch(new RegExp(`href="${href}"[^>]*>.*?>${label}</span>`));
+    }
+  });
+
+  it('highlights only the most specific link (a deleted-items screen, not also its list)', async () => {
+    const html = await render({ ...user, role: 'admin' }, '/documents/deleted');
+    expect(html.match(/aria-current="page"/g)).toHaveLength(1);
+    expect(html).toMatch(/href="\/documents\/deleted" aria-current="page"/);
+    expect(await render(user, '/documents/abc/some-title')).toMatch(/href="\/documents" aria-current="page"/);
+  });
+
   it('shows initial, name and role (User when absent) and Sign Out in the footer', async () => {
     const html = await render(user);
     expect(html).toContain('>A</span>');

@@ -1,15 +1,14 @@
 import type { MouseEvent } from 'react';
-import type { CategoryGroup } from '../../../src/knowledge/shared';
+import { itemHref, type CategoryGroup } from '../../../src/knowledge/shared';
 
 export interface CategoryTreeProps {
   groups: CategoryGroup[];
   selectedId: string | null;
-  query: string;
   onSelect: (id: string) => void;
 }
 
-/** Groups sorted alphabetically, "Uncategorized" last, each with its count; items link to their preview. */
-export function CategoryTree({ groups, selectedId, query, onSelect }: CategoryTreeProps) {
+/** Groups sorted alphabetically, "Uncategorized" last, each with its count; a click previews, the link is the item's page. */
+export function CategoryTree({ groups, selectedId, onSelect }: CategoryTreeProps) {
   const sorted = [...groups].sort((a, b) => (a.name === '' ? 1 : b.name === '' ? -1 : a.name.localeCompare(b.name)));
   const open = (e: MouseEvent, id: string) => {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
@@ -34,7 +33,7 @@ export function CategoryTree({ groups, selectedId, query, onSelect }: CategoryTr
                   <li key={i.id}>
                     <a
                       className="tree__item"
-                      href={`/knowledge-base?${query}${query ? '&' : ''}doc=${i.id}`}
+                      href={itemHref('knowledge', i.id, i.title)}
                       aria-current={i.id === selectedId}
                       onClick={(e) => open(e, i.id)}
                     >

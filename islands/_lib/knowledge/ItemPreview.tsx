@@ -1,5 +1,13 @@
 import { useState } from 'react';
-import { ITEM_TYPES, kbTypeOf, SPACES, type Item, type PreviewItem } from '../../../src/knowledge/shared';
+import {
+  deleteQuestion,
+  ITEM_TYPES,
+  itemHref,
+  kbTypeOf,
+  SPACES,
+  type Item,
+  type PreviewItem,
+} from '../../../src/knowledge/shared';
 import { relativeTime } from '../../../src/ui/shared';
 import { api } from '../api';
 import { ConfirmDialog } from '../ConfirmDialog';
@@ -12,12 +20,14 @@ export interface ItemPreviewProps {
   item: PreviewItem | null;
   now: string;
   loading: boolean;
+  /** The reader may restore deleted items: the delete question then says so instead of "cannot be undone". */
+  canRestore: boolean;
   onDeleted: (id: string) => void;
   onRestored: (item: Item) => void;
 }
 
 /** The right pane: title, type, category, version, age, excerpt, tags, rendered content, Edit / Delete / Version History. */
-export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemPreviewProps) {
+export function ItemPreview({ item, now, loading, canRestore, onDeleted, onRestored }: ItemPreviewProps) {
   const [asking, setAsking] = useState(false);
   const [deleting, setDeleting] = useState(false);
   if (!item) return <p className="muted kb-split__empty">{loading ? 'Loading…' : 'Select a document to preview'}</p>;
@@ -38,7 +48,9 @@ export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemP
   return (
     <article className="kb-preview" aria-busy={loading} aria-label="Preview">
       <header className="kb-preview__header">
-        <h2 className="kb-preview__title">{item.title}</h2>
+        <h2 className="kb-preview__title">
+          <a href={itemHref('knowledge', item.id, item.title)}>{item.title}</a>
+        </h2>
         <div className="row small">
           <span className="badge badge--neutral">{ITEM_TYPES[kbTypeOf(item.templateType)].label}</span>
           {item.isTemplate && <span className="badge badge--purple">Template</span>}
@@ -51,6 +63,9 @@ export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemP
         <div className="row">
           <a className="btn btn--primary btn--sm" href={`${KB.path}/${item.id}/edit`}>
             Edit
+          </a>
+          <a className="btn btn--secondary btn--sm" href={itemHref('knowledge', item.id, item.title)}>
+            Open page
           </a>
           <VersionHistory
             key={`${item.id}-${item.version}`}
@@ -91,7 +106,7 @@ export function ItemPreview({ item, now, loading, onDeleted, onRestored }: ItemP
         <ConfirmDialog
           id="kb-preview-delete"
           title="Delete item"
-          question={`Are you sure you want to delete "${item.title}"? This action cannot be undone.`}
+          question={deleteQuestion(item.title, canRestore)}
           onConfirm={() => void remove(item.id)}
           onClose={() => setAsking(false)}
         />

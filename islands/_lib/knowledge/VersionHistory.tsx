@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   diffLines,
   SPACES,
@@ -17,12 +17,17 @@ export interface VersionHistoryProps {
   currentVersion: number;
   /** Called with the restored item. */
   onRestored: (item: Item) => void;
+  /**
+   * A server-rendered button that opens the dialog (a CSS selector), instead of a button of its own: the island is
+   * mounted by that button's first click, so it opens at once.
+   */
+  trigger?: string;
 }
 
 const LOAD_FAILED = 'Failed to load version history. Please try again.';
 
 /** The Version History button and dialog: versions (Current badge), preview, line diff against the current one, Restore. */
-export function VersionHistory({ base, id, currentVersion, onRestored }: VersionHistoryProps) {
+export function VersionHistory({ base, id, currentVersion, onRestored, trigger }: VersionHistoryProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [versions, setVersions] = useState<VersionItem[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -42,6 +47,16 @@ export function VersionHistory({ base, id, currentVersion, onRestored }: Version
       toast('Error', LOAD_FAILED, 'error');
     }
   }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: show() is the latest render's; attach once per trigger
+  useEffect(() => {
+    if (!trigger) return;
+    const button = document.querySelector(trigger);
+    const open = () => void show();
+    button?.addEventListener('click', open);
+    open();
+    return () => button?.removeEventListener('click', open);
+  }, [trigger]);
 
   const latest = versions?.[0];
   const selected = versions?.find((v) => v.id === selectedId) ?? null;
@@ -69,9 +84,11 @@ export function VersionHistory({ base, id, currentVersion, onRestored }: Version
 
   return (
     <>
-      <button type="button" className="btn btn--secondary btn--sm" onClick={() => void show()}>
-        Version History
-      </button>
+      {!trigger && (
+        <button type="button" className="btn btn--secondary btn--sm" onClick={() => void show()}>
+          Version History
+        </button>
+      )}
       <dialog ref={dialog} className="dialog dialog--wide vh" aria-label="Version History">
         <header className="dialog__header">
           <h2 className="dialog__title">Version History</h2>

@@ -1,10 +1,12 @@
 import type { VisibilityState } from '@tanstack/react-table';
+import { useCallback, useRef, useState } from 'react';
 import { SERVER_COLUMNS } from '../../../src/servers/shared';
 import { Icon } from '../icons';
+import { useDismiss } from './useDismiss';
 
 const TOGGLEABLE = SERVER_COLUMNS.filter((c) => c.id !== 'server' && c.id !== 'actions');
 
-/** Customize View: show or hide columns, or reset them to the defaults. */
+/** Customize View: show or hide columns, or reset them to the defaults; Escape or a click outside closes it. */
 export function ColumnMenu({
   visibility,
   onToggle,
@@ -14,8 +16,12 @@ export function ColumnMenu({
   onToggle(id: string, on: boolean): void;
   onReset(): void;
 }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const [open, setOpen] = useState(false);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(ref, open, close);
   return (
-    <details className="menu server-columns">
+    <details ref={ref} className="menu server-columns" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         <Icon name="columns" /> Customize View
       </summary>

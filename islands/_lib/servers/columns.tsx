@@ -1,6 +1,6 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { environmentColour, formatDateTime, statusColour } from '../../../src/ui/shared';
-import { uptimeText, type Server } from '../../../src/servers/shared';
+import { compareServerNames, lastCheckText, uptimeText, usageText, type Server } from '../../../src/servers/shared';
 import { Icon } from '../icons';
 
 export interface RowActions {
@@ -10,19 +10,23 @@ export interface RowActions {
   busyId: string | null;
 }
 
-const pct = (v: number | null | undefined) => `${Math.round(v ?? 0)}%`;
 const text = (v: string | null) => v ?? '—';
 
-function Usage({ value }: { value: number }) {
+/** A pushed usage with its bar; "—" and no bar when no agent ever pushed metrics. */
+function Usage({ server, value }: { server: Server; value: number }) {
+  if (!server.metricsUpdatedAt) return usageText(server, value);
   return (
     <span className="server-usage">
-      <span>{pct(value)}</span>
+      <span>{usageText(server, value)}</span>
       <span className="progress" aria-hidden="true">
         <span style={{ width: `${Math.min(100, Math.max(0, value ?? 0))}%` }} />
       </span>
     </span>
   );
 }
+
+/** A metric to sort by: servers that never pushed metrics sort below every known value. */
+const metric = (s: Server, value: number) => (s.metricsUpdatedAt ? value : -1);
 
 /** The server table's columns (ids = spec §9 column keys); times in the user's timezone. */
 export function serverColumns(
@@ -34,7 +38,8 @@ export function serverColumns(
     {
       id: 'server',
       header: 'Server',
-      accessorFn: (s) => s.name.toLowerCase(),
+      accessorFn: (s) => s.name,
+      sortingFn: (a, b) => compareServerNames(a.original.name, b.original.name),
       cell: ({ row: { original: s } }) => (
         <div className="server-cell">
           <span className="server-cell__name">{s.name}</span>
@@ -69,20 +74,26 @@ export function serverColumns(
     {
       id: 'cpu',
       header: 'CPU',
-      accessorFn: (s) => s.cpuUsage ?? 0,
-      cell: ({ row: { original: s } }) => <Usage value={s.cpuUsage} />,
+      accessorFn: (s) => metric(s, s.cpuUsage),
+      cell: ({ row: { original: s } }) => <Usage server={s} value={s.cpuUsage} />,
     },
     {
       id: 'memory',
       header: 'Memory',
-      accessorFn: (s) => s.memoryUsage ?? 0,
-      cell: ({ row: { original: s } }) => <Usage value={s.memoryUsage} />,
+      accessorFn: (s) => metric(s, s.memoryUsage),
+      cell: ({ row: { original: s } }) => <Usage server={s} value={s.memoryUsage} />,
     },
     {
       id: 'uptime',
       header: 'Uptime',
-      accessorFn: (s) => s.uptime ?? 0,
-      cell: ({ row: { original: s } }) => uptimeText(s, (iso) => formatDateTime(iso, timeZone)),
+      accessorFn: (s) => metric(s, s.uptime),
+      cell: ({ row: { original: s } }) => uptimeText(s),
+    },
+    {
+      id: 'lastCheck',
+      header: 'Last Check',
+      accessorFn: (s) => s.lastHealthCheck ?? '',
+      cell: ({ row: { original: s } }) => lastCheckText(s, (iso) => formatDateTime(iso, timeZone)),
     },
     {
       id: 'os',

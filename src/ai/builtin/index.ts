@@ -30,18 +30,17 @@ export function pieces(text: string, size = 24): string[] {
   return out;
 }
 
+/** Waits `ms` or until `signal` aborts; the abort listener goes when the wait ends (one wait per streamed chunk). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /** The built-in engine: intent rules → read-only tools → markdown. No network, no key. */

@@ -83,22 +83,47 @@ export function PasswordInput({
   );
 }
 
-/** "Sign in with Google" / "Sign in with SSO" buttons (plain links: full-page redirects). */
-export function ProviderButtons({ verb, next, sso }: { verb: 'Sign in' | 'Sign up'; next?: string; sso: boolean }) {
+/** The external sign-in providers the server is configured for (a button for one that is not would only fail). */
+export interface Providers {
+  google: boolean;
+  sso: boolean;
+}
+
+/**
+ * "Sign in with Google" / "Sign in with SSO" buttons (plain links: full-page redirects) and the divider before the
+ * e-mail form; nothing when no provider is configured.
+ */
+export function ProviderButtons({
+  verb,
+  next,
+  providers,
+  divider,
+}: {
+  verb: 'Sign in' | 'Sign up';
+  next?: string;
+  providers: Providers;
+  divider: string;
+}) {
+  if (!providers.google && !providers.sso) return null;
   const q = next && next !== '/' ? `?next=${encodeURIComponent(next)}` : '';
   return (
-    <div className="stack auth-providers">
-      <a className="btn btn--secondary" href={`/auth/google${q}`}>
-        <Icon name="google" />
-        {`${verb} with Google`}
-      </a>
-      {sso && (
-        <a className="btn btn--secondary" href={`/auth/oidc${q}`}>
-          <Icon name="lock" />
-          Sign in with SSO
-        </a>
-      )}
-    </div>
+    <>
+      <div className="stack auth-providers">
+        {providers.google && (
+          <a className="btn btn--secondary" href={`/auth/google${q}`}>
+            <Icon name="google" />
+            {`${verb} with Google`}
+          </a>
+        )}
+        {providers.sso && (
+          <a className="btn btn--secondary" href={`/auth/oidc${q}`}>
+            <Icon name="lock" />
+            Sign in with SSO
+          </a>
+        )}
+      </div>
+      <Divider text={divider} />
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Field } from '../../ui/components';
-import { AuthCard, Divider, PasswordInput, ProviderButtons, type BannerSpec } from './AuthCard';
+import { AuthCard, PasswordInput, ProviderButtons, type BannerSpec, type Providers } from './AuthCard';
 
 const errorBanners: Record<string, string> = {
   google_auth_failed: 'Google authentication failed. Please try again.',
@@ -24,15 +24,14 @@ export interface LoginPageProps {
   email?: string;
   errors?: Record<string, string>;
   next?: string;
-  sso: boolean;
+  providers: Providers;
 }
 
 /** /login: provider buttons, e-mail + password form, links to /forgot-password and /register. */
-export function LoginPage({ banner, email, errors = {}, next, sso }: LoginPageProps) {
+export function LoginPage({ banner, email, errors = {}, next, providers }: LoginPageProps) {
   return (
     <AuthCard title="Welcome back" subtitle="Sign in to your Ops Hub account" banner={banner}>
-      <ProviderButtons verb="Sign in" next={next} sso={sso} />
-      <Divider text="or continue with email" />
+      <ProviderButtons verb="Sign in" next={next} providers={providers} divider="or continue with email" />
       <form className="form" method="post" action="/login" noValidate>
         {next && next !== '/' && <input type="hidden" name="next" value={next} />}
         <Field label="Email" htmlFor="email" error={errors.email}>

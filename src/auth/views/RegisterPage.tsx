@@ -1,15 +1,15 @@
 import { Field } from '../../ui/components';
-import { AuthCard, Divider, PasswordInput, ProviderButtons, type BannerSpec } from './AuthCard';
+import { AuthCard, PasswordInput, ProviderButtons, type BannerSpec, type Providers } from './AuthCard';
 
 export interface RegisterPageProps {
   values?: { firstName?: string; lastName?: string; email?: string };
   errors?: Record<string, string>;
   banner?: BannerSpec | null;
-  sso: boolean;
+  providers: Providers;
 }
 
 /** /register: provider button and the sign-up form (spec §2 Register). */
-export function RegisterPage({ values = {}, errors = {}, banner, sso }: RegisterPageProps) {
+export function RegisterPage({ values = {}, errors = {}, banner, providers }: RegisterPageProps) {
   const invalid = (k: string) => (errors[k] ? true : undefined);
   return (
     <AuthCard
@@ -17,8 +17,7 @@ export function RegisterPage({ values = {}, errors = {}, banner, sso }: Register
       subtitle="Join Ops Hub to manage your infrastructure documentation"
       banner={banner}
     >
-      <ProviderButtons verb="Sign up" sso={sso} />
-      <Divider text="or register with email" />
+      <ProviderButtons verb="Sign up" providers={providers} divider="or register with email" />
       <form className="form" method="post" action="/register" noValidate>
         <div className="form-grid">
           <Field label="First name" htmlFor="firstName" error={errors.firstName}>

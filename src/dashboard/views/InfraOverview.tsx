@@ -1,5 +1,6 @@
 import { Badge, Card, EmptyState } from '../../ui/components';
-import { environmentColour, formatNumber, formatUptime, statusColour } from '../../ui/shared';
+import { uptimeText, usageText } from '../../servers/shared';
+import { environmentColour, formatNumber, statusColour } from '../../ui/shared';
 import { Icon } from '../../ui/icons';
 import type { EnvironmentFilter, OverviewServer } from '../service';
 
@@ -10,7 +11,10 @@ const envLabels: Record<EnvironmentFilter, string> = {
   development: 'Development',
 };
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const pct = (n: number) => `${Math.round(n || 0)}%`;
+
+/** Spec texts: a chosen environment with no servers is "not found" even when there are none at all. */
+const emptyTitle = (environment: EnvironmentFilter, total: number) =>
+  environment === 'all' && total === 0 ? 'No servers configured' : 'No servers found for this environment';
 
 export interface InfraOverviewProps {
   environment: EnvironmentFilter;
@@ -42,9 +46,9 @@ function ServerRow({ s }: { s: OverviewServer }) {
           {cap(s.environment)}
         </Badge>
       </td>
-      <td>{pct(s.cpuUsage)}</td>
-      <td>{pct(s.memoryUsage)}</td>
-      <td>{formatUptime(s.uptime)}</td>
+      <td>{usageText(s, s.cpuUsage)}</td>
+      <td>{usageText(s, s.memoryUsage)}</td>
+      <td>{uptimeText(s)}</td>
       <td>
         <span className="row">
           <a className="icon-button" href={`/infrastructure/${s.id}`} aria-label={`View ${s.name}`}>
@@ -109,10 +113,7 @@ export function InfraOverview({ environment, rows, matching, total }: InfraOverv
     <div id="infra-overview" className="dash-infra">
       <Card title="Infrastructure Overview" actions={filter}>
         {rows.length === 0 ? (
-          <EmptyState
-            icon="server"
-            title={total === 0 ? 'No servers configured' : 'No servers found for this environment'}
-          />
+          <EmptyState icon="server" title={emptyTitle(environment, total)} />
         ) : (
           <div className="table-wrap">
             <table className="table">

@@ -1,5 +1,6 @@
 import { Badge, Card, EmptyState } from '../../ui/components';
 import { relativeTime } from '../../ui/shared';
+import { itemHref } from '../../knowledge/shared';
 import type { RecentArticle } from '../service';
 
 /** Spec: Template if isTemplate, else Published if isPublished, else Draft. */
@@ -13,7 +14,7 @@ export function articleBadge(a: Pick<RecentArticle, 'isTemplate' | 'isPublished'
 export const authorName = (a: RecentArticle['author']) =>
   !a ? 'Unknown author' : a.firstName ? [a.firstName, a.lastName].filter(Boolean).join(' ') : a.email;
 
-/** The Recent Knowledge Base panel: up to 5 rows linking to their deep link. */
+/** The Recent Knowledge Base panel: up to 5 rows linking to each item's page (where the spec's ?doc= now leads). */
 export function RecentKnowledge({ articles, now }: { articles: RecentArticle[]; now: Date }) {
   return (
     <Card
@@ -31,7 +32,7 @@ export function RecentKnowledge({ articles, now }: { articles: RecentArticle[]; 
         <ul className="dash-recent">
           {articles.map((a) => (
             <li key={a.id}>
-              <a className="dash-recent__row" href={`/knowledge-base?doc=${a.id}`}>
+              <a className="dash-recent__row" href={itemHref('knowledge', a.id, a.title)}>
                 <span className="dash-recent__text">
                   <span className="dash-recent__title">{a.title}</span>
                   <span className="muted small">{`${authorName(a.author)} · ${relativeTime(a.updatedAt, now)}`}</span>

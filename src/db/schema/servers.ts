@@ -130,6 +130,8 @@ export const healthChecks = pgTable(
 export const apiTokens = pgTable('api_tokens', {
   id: id(),
   name: varchar('name', { length: 100 }).notNull(),
+  /** The servers the token may push metrics for (none: a token from before scoping, refused for every server). */
+  serverIds: uuid('server_ids').array().notNull().default(sql`'{}'::uuid[]`),
   tokenHash: varchar('token_hash', { length: 64 }).notNull().unique(),
   createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),

@@ -1,7 +1,8 @@
 import { pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common';
 
-export const teamMemberStatuses = ['active', 'inactive'] as const;
+/** invited: added by an invitation, until the invitee registers with that address (then active). */
+export const teamMemberStatuses = ['active', 'inactive', 'invited'] as const;
 
 export const teamMembers = pgTable('team_members', {
   id: id(),

@@ -2,6 +2,7 @@ import { Badge, Banner, Card, EmptyState } from '../../ui/components';
 import { formatDateTime, relativeTime } from '../../ui/shared';
 import type { BadgeColour } from '../../ui/shared';
 import type { JobRow, JobsMode } from '../overview';
+import { serverTimeZone } from '../schedule-text';
 import type { FailedMail } from '../service';
 
 const RESULT_COLOUR: Record<string, BadgeColour> = { ok: 'green', error: 'red', running: 'blue', skipped: 'neutral' };
@@ -23,6 +24,9 @@ export function JobsTable({ jobs, timeZone, now }: { jobs: JobRow[]; timeZone: s
   return (
     <div className="table-wrap" id="jobs-table">
       <table className="table">
+        <caption className="jobs-times small muted">
+          {`Schedules and next runs are in your timezone, ${timeZone}. The cron expressions are in the server timezone (${serverTimeZone()}).`}
+        </caption>
         <thead>
           <tr>
             <th scope="col">Job</th>

@@ -81,6 +81,9 @@ export function chooseTemplateType(
 
 const orNull = (s: string) => (s.trim() ? s.trim() : null);
 
+/** The longest change note an author may give a save (the version's change log in Version History). */
+export const CHANGE_NOTE_MAX = 500;
+
 /** The POST/PUT body (documentInput), with the version the edit is based on. */
 export function payloadOf(f: Fields, version: number | null) {
   return {
@@ -94,3 +97,13 @@ export function payloadOf(f: Fields, version: number | null) {
 
 /** Fields from a saved or restored item. */
 export const fieldsFromItem = (item: EditorItem) => initialFields(item, 'document');
+
+/**
+ * The content as Preview shows it below the title: without a first "# Title" heading that repeats the title (how-to
+ * and build forms write one, and so do many articles), so the title is not shown twice.
+ */
+export function previewBody(content: string, title: string): string {
+  const first = /^\s*#[ \t]+(.*?)[ \t#]*(?:\r?\n|$)/.exec(content);
+  if (!first || !title.trim() || first[1].trim() !== title.trim()) return content;
+  return content.slice(first[0].length).replace(/^\s*\n/, '');
+}

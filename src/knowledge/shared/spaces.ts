@@ -1,4 +1,5 @@
 import { spaces as storedSpaces } from '../../db/schema/values';
+import { itemSlug } from './slug';
 import { DOCUMENT_TEMPLATE_TYPES, KNOWLEDGE_TEMPLATE_TYPES, type TemplateType } from './item-types';
 
 /** What differs between the two spaces that share the documents table: every `space === …` choice, once. */
@@ -9,6 +10,8 @@ export interface SpaceInfo {
   api: string;
   /** Knowledge items have kinds (type filter, Create New menu), views (grid, list, category) and a preview. */
   hasKinds: boolean;
+  /** What a card's or row's title opens: a document its editor (spec §2), a knowledge item its read page. */
+  listOpens: 'page' | 'editor';
   /** What the texts call one item. */
   noun: string;
   /** Template types offered in the editor. */
@@ -24,6 +27,7 @@ export const SPACES = {
     path: '/knowledge-base',
     api: '/api/knowledge-base',
     hasKinds: true,
+    listOpens: 'page',
     noun: 'knowledge base item',
     templateTypes: KNOWLEDGE_TEMPLATE_TYPES,
     audit: { action: 'knowledge', entityType: 'knowledge_item' },
@@ -43,6 +47,7 @@ export const SPACES = {
     path: '/documents',
     api: '/api/documents',
     hasKinds: false,
+    listOpens: 'editor',
     noun: 'document',
     templateTypes: DOCUMENT_TEMPLATE_TYPES,
     audit: { action: 'document', entityType: 'document' },
@@ -69,11 +74,23 @@ export type ApiBase = (typeof SPACES)[Space]['api'];
 export const spaceOfApi = (base: ApiBase): Space => (base === SPACES.knowledge.api ? 'knowledge' : 'documents');
 
 /**
- * Where an item opens from a link (search results, the assistant, a restore): a knowledge item in the list's
- * preview, a document in its editor (via /documents?doc=, which redirects).
+ * An item's own read page, its one lasting address (search results, the dashboard, e-mails, reports and Ops AI link
+ * here): `/knowledge-base/{id}/{slug}`, or `/{id}` alone when the title is unknown or leaves no slug.
  */
-export const itemHref = (space: Space, id: string) => `${SPACES[space].path}?doc=${id}`;
+export function itemHref(space: Space, id: string, title?: string | null): string {
+  const slug = title ? itemSlug(title) : '';
+  return `${SPACES[space].path}/${id}${slug ? `/${slug}` : ''}`;
+}
 
-/** Where an item is read: a knowledge item in the list's preview, a document in its editor. */
-export const openHref = (space: Space, id: string) =>
-  SPACES[space].hasKinds ? itemHref(space, id) : `${SPACES[space].path}/${id}/edit`;
+/** Where a list's card or row title leads (SpaceInfo.listOpens). */
+export function listItemHref(space: Space, item: { id: string; title: string }): string {
+  return SPACES[space].listOpens === 'page'
+    ? itemHref(space, item.id, item.title)
+    : `${SPACES[space].path}/${item.id}/edit`;
+}
+
+/** A space as a stored or joined row names it (`documents.space` read as text elsewhere). */
+export const spaceOf = (value: string): Space => (value === 'documents' ? 'documents' : 'knowledge');
+
+/** The space whose list screen is at this path. */
+export const spaceOfPath = (path: string): Space => (path === SPACES.knowledge.path ? 'knowledge' : 'documents');

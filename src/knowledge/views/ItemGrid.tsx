@@ -1,5 +1,6 @@
 import { Badge, Skeleton } from '../../ui/components';
 import type { Item } from '../schemas';
+import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TagList, TypeLabel, VersionAge } from './ItemBits';
 
 export interface GridProps {
@@ -11,7 +12,7 @@ export interface GridProps {
   showType?: boolean;
 }
 
-/** One card: type, Template and category badges, delete, title (opens the editor), excerpt, version, age, tags. */
+/** One card: type, Template and category badges, delete, title (opens the item, see listItemHref), excerpt, version, age, tags. */
 function ItemCard({ item, path, now, showType }: { item: Item } & Omit<GridProps, 'items'>) {
   return (
     <article className="card card--link kb-card">
@@ -25,7 +26,7 @@ function ItemCard({ item, path, now, showType }: { item: Item } & Omit<GridProps
           <DeleteButton href={`${path}/${item.id}/delete`} title={item.title} />
         </div>
         <h3 className="card__title">
-          <a href={`${path}/${item.id}/edit`}>{item.title}</a>
+          <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>
         </h3>
         {item.excerpt && <p className="muted kb-card__excerpt">{item.excerpt}</p>}
         <VersionAge item={item} now={now} />

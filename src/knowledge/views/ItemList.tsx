@@ -1,6 +1,7 @@
 import { Skeleton } from '../../ui/components';
 import { relativeTime } from '../../ui/shared';
 import type { Item } from '../schemas';
+import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TypeLabel } from './ItemBits';
 
 /** List view: Title, Type, Category, Version, Updated, and a delete button per row. */
@@ -24,7 +25,7 @@ export function ItemList({ items, path, now }: { items: Item[]; path: string; no
           {items.map((item) => (
             <tr key={item.id}>
               <td>
-                <a href={`${path}/${item.id}/edit`}>{item.title}</a>
+                <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>
               </td>
               <td>
                 <TypeLabel item={item} />

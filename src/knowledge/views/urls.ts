@@ -32,3 +32,18 @@ export function listUrl(
 
 /** True when a search or filter narrows the list (the empty state says so). */
 export const isFiltering = (s: ListState) => !!(s.q || s.type || s.category);
+
+/**
+ * The path and query of `candidate` when it names the list at `path` (a relative URL, or an absolute http(s) one
+ * whose origin does not matter: only our own path is kept), else undefined. Used for every "back to the list" link.
+ */
+export function listUrlIn(path: string, candidate: string | undefined | null): string | undefined {
+  if (!candidate) return undefined;
+  try {
+    const url = new URL(candidate, 'http://app.invalid');
+    if (url.origin !== 'http://app.invalid' && !candidate.startsWith('http')) return undefined;
+    return url.pathname === path ? url.pathname + url.search : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,12 +1,24 @@
 import { serverStatuses } from '../../db/schema';
 import { Badge, Card } from '../../ui/components';
 import { environmentColour, formatDateTime, statusColour } from '../../ui/shared';
-import { reportSections, type ReportSection } from '../sections';
+import { cellText, reportSections, type ReportCell, type ReportSection } from '../sections';
 import type { HealthReport } from '../service';
 
 const STATUS_COLUMN = new Set(['From', 'Now', 'Status']);
 
-function Cell({ head, value }: { head: string; value: string }) {
+function Cell({ head, value }: { head: string; value: ReportCell }) {
+  if (typeof value !== 'string') {
+    if (!value.length) return <span className="muted">{cellText(value)}</span>;
+    return (
+      <ul className="report-links">
+        {value.map((l) => (
+          <li key={l.href}>
+            <a href={l.href}>{l.text}</a>
+          </li>
+        ))}
+      </ul>
+    );
+  }
   if (STATUS_COLUMN.has(head)) return <Badge colour={statusColour(value)}>{value}</Badge>;
   if (head === 'Environment' && value !== 'All')
     return (

@@ -1,6 +1,7 @@
 import { Badge, Banner, Card, EmptyState, Field } from '../../ui/components';
 import { environmentColour, formatDateTime, statusColour } from '../../ui/shared';
-import { uptimeText, type Server } from '../schemas';
+import { itemHref, spaceOf } from '../../knowledge/shared';
+import { lastCheckText, uptimeText, usageText, type Server } from '../schemas';
 import type { HealthCheckEntry, LinkedDocument } from '../service';
 import { Sparkline } from './Sparkline';
 
@@ -17,8 +18,6 @@ export interface ServerDetailProps {
   timeZone: string;
   linkError?: string;
 }
-
-const pct = (v: number) => `${Math.round(v ?? 0)}%`;
 
 function Facts({ server: s, timeZone }: { server: Server; timeZone: string }) {
   const rows: [string, React.ReactNode][] = [
@@ -49,11 +48,11 @@ function Facts({ server: s, timeZone }: { server: Server; timeZone: string }) {
     ['Team owner', s.teamOwner],
     ['Key contacts', s.keyContacts],
     ['Managed by', s.managedBy],
-    ['CPU', pct(s.cpuUsage)],
-    ['Memory', pct(s.memoryUsage)],
-    ['Disk', pct(s.diskUsage)],
-    ['Uptime', uptimeText(s, (iso) => formatDateTime(iso, timeZone))],
-    ['Last health check', formatDateTime(s.lastHealthCheck, timeZone)],
+    ['CPU', usageText(s, s.cpuUsage)],
+    ['Memory', usageText(s, s.memoryUsage)],
+    ['Disk', usageText(s, s.diskUsage)],
+    ['Uptime', uptimeText(s)],
+    ['Last health check', lastCheckText(s, (iso) => formatDateTime(iso, timeZone))],
     ['Description', s.description],
     ['Notes', s.notes],
     ['Created', formatDateTime(s.createdAt, timeZone)],
@@ -121,7 +120,7 @@ function Documents({
         <ul className="server-docs">
           {links.map((l) => (
             <li key={l.documentId} className="row">
-              <a href={`/knowledge-base?doc=${l.documentId}`}>{l.title}</a>
+              <a href={itemHref(spaceOf(l.space), l.documentId, l.title)}>{l.title}</a>
               <Badge>{l.documentType}</Badge>
               <span className="spacer" />
               <form method="post" action={`/infrastructure/${server.id}/documents/${l.documentId}/delete`}>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { FieldErrors, FormValues } from '../../http/form';
 import { Field } from '../../ui/components';
 import { ConfirmDialog, Dialog, DialogActions, DialogContent, type DialogFormProps } from '../../ui/Dialog';
-import { departmentChoices, memberStatuses, roleChoices, type TeamMember } from '../schemas';
+import { departmentChoices, memberStatuses, roleChoices, type MemberStatus, type TeamMember } from '../schemas';
 
 export interface FormState {
   values: FormValues;
@@ -28,11 +28,15 @@ interface FormProps {
   children: ReactNode;
 }
 
-/** A member dialog's form: posts with htmx (re-rendering itself on errors) or plainly without JS. */
+/**
+ * A member dialog's form: posts with htmx (re-rendering itself on errors) or plainly without JS. noValidate: the
+ * server names missing fields (spec §5 "Missing Information" toast), not the browser's own bubble.
+ */
 function formOf(id: string, failed: string, action?: string): DialogFormProps {
   const posts = action ? { method: 'post', action, 'hx-post': action } : {};
   return {
     id: `${id}-form`,
+    noValidate: true,
     ...posts,
     'hx-target': 'this',
     'hx-swap': 'outerHTML',
@@ -121,6 +125,16 @@ export function ChoiceLists() {
   );
 }
 
+export const statusLabels: Record<MemberStatus, string> = {
+  active: 'Active',
+  inactive: 'Inactive',
+  invited: 'Invited',
+};
+
+/** The statuses a person picks from: Active and Inactive, and Invited while the member still is. */
+const statusChoices = (current: string | undefined) =>
+  memberStatuses.filter((s) => s !== 'invited' || current === 'invited');
+
 /** Fields of the add and edit forms; edit adds Status. */
 export function MemberFields({ id, state, withStatus }: { id: string; state: FormState; withStatus?: boolean }) {
   return (
@@ -132,9 +146,9 @@ export function MemberFields({ id, state, withStatus }: { id: string; state: For
       {withStatus && (
         <Field label="Status" htmlFor={`${id}-status`} error={state.errors.status}>
           <select id={`${id}-status`} name="status" className="select" defaultValue={state.values.status ?? 'active'}>
-            {memberStatuses.map((s) => (
+            {statusChoices(state.values.status).map((s) => (
               <option key={s} value={s}>
-                {s === 'active' ? 'Active' : 'Inactive'}
+                {statusLabels[s]}
               </option>
             ))}
           </select>

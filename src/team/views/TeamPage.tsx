@@ -2,7 +2,7 @@ import { Avatar, Badge, EmptyState } from '../../ui/components';
 import { formatDate, initials } from '../../ui/shared';
 import { Icon } from '../../ui/icons';
 import { roleColour, type TeamMember } from '../schemas';
-import { ChoiceLists, MemberDialogs, TopDialogs, type FormState } from './MemberForms';
+import { ChoiceLists, MemberDialogs, statusLabels, TopDialogs, type FormState } from './MemberForms';
 
 export interface TeamPageProps {
   members: TeamMember[];
@@ -46,10 +46,11 @@ function MemberRow({ m, timezone }: { m: TeamMember; timezone: string }) {
           <span
             className={`status-dot status-dot--${m.status === 'active' ? 'green' : 'grey'}`}
             role="img"
-            aria-label={m.status === 'active' ? 'Active' : 'Inactive'}
+            aria-label={statusLabels[m.status]}
           />
           <span className="team-row__name">{m.name}</span>
           <Badge colour={roleColour(m.role)}>{m.role}</Badge>
+          {m.status === 'invited' && <Badge colour="neutral">Invited</Badge>}
         </div>
         <div className="muted small team-row__meta">
           <span>{m.email}</span>

@@ -6,9 +6,14 @@ import type { RichEditorProps } from './RichEditor';
 
 /**
  * Content the rich editor would not keep as written or cannot show (HTML, comments such as image sizes,
- * tables, fenced code: its table and code plugins are left out to keep the route light): edit it as markdown.
+ * tables: its table plugin is left out to keep the route light): edit it as markdown.
  */
-export const needsSource = (markdown: string) => /<!--|<\/?[a-z][^>]*>|^\s*\|.*\|\s*$|^\s*(```|~~~)/im.test(markdown);
+export const needsSource = (markdown: string) => /<!--|<\/?[a-z][^>]*>|^\s*\|.*\|\s*$/im.test(markdown);
+
+/** What the toolbar's Table button inserts: a 3×3 markdown table. */
+export const TABLE_MARKDOWN = '| Column 1 | Column 2 | Column 3 |\n| --- | --- | --- |\n|  |  |  |\n|  |  |  |';
+/** Marks the caret in the rich text, so the table goes where the caret was (letters only: nothing to escape). */
+const TABLE_MARK = 'opshubtablegoeshere';
 
 let richModule: Promise<{ default: ComponentType<RichEditorProps> }> | null = null;
 /** The rich editor's chunk, fetched once and after first paint. */
@@ -69,6 +74,27 @@ export function ContentEditor({ value, onChange, onImages, revision }: Props) {
     onChange(`${before}${pad}${md}\n\n${after}`);
   }
 
+  /**
+   * Table: the rich view cannot show tables, so a mark is put at the caret; when the rich editor reports it (its
+   * changes arrive after the update), the mark becomes the table and the Markdown view is shown.
+   */
+  const tablePending = useRef(false);
+  function insertTable() {
+    tablePending.current = true;
+    methods.current?.insertMarkdown(TABLE_MARK);
+  }
+  const onTable = useRef(insertTable);
+  onTable.current = insertTable;
+
+  function richChange(markdown: string) {
+    if (!tablePending.current || !markdown.includes(TABLE_MARK)) return onChange(markdown);
+    tablePending.current = false;
+    userPicked.current = true;
+    setMode('source');
+    setNote('Tables are edited in the Markdown view.');
+    onChange(markdown.replace(TABLE_MARK, `\n\n${TABLE_MARKDOWN}\n\n`).replace(/\n{3,}/g, '\n\n'));
+  }
+
   function pick(next: 'rich' | 'source') {
     userPicked.current = true;
     if (next === 'rich' && needsSource(value)) {
@@ -114,9 +140,10 @@ export function ContentEditor({ value, onChange, onImages, revision }: Props) {
           <Rich
             key={revision}
             markdown={value}
-            onChange={onChange}
+            onChange={richChange}
             methods={methods}
             dark={isDark()}
+            onTable={() => onTable.current()}
             onError={() => {
               setMode('source');
               setNote('This content can only be edited as markdown.');

@@ -1,25 +1,17 @@
+import type { EnhancedContent } from '../../../../src/knowledge/shared';
 import { api } from '../../api';
 import { toast } from '../../toast';
 
 export type AiField = 'title' | 'excerpt' | 'purpose';
 
-export interface EnhancedContent {
-  improvedContent: string;
-  suggestedTitle?: string;
-  extractedTags?: string[];
-  summary?: string;
-}
-
-/** POST /api/ai/enhance-content; toasts "Content Enhanced" or the failure text. Null on failure. */
+/** POST /api/ai/enhance-content; null (with the spec's failure toast) on failure. Nothing is applied here. */
 export async function enhanceContent(
   title: string,
   content: string,
   category: string,
 ): Promise<EnhancedContent | null> {
   try {
-    const result = await api<EnhancedContent>('POST', '/api/ai/enhance-content', { title, content, category });
-    toast('Content Enhanced', 'The content was improved with AI.');
-    return result;
+    return await api<EnhancedContent>('POST', '/api/ai/enhance-content', { title, content, category });
   } catch {
     toast('Enhancement Failed', 'Failed to enhance content with AI. Please try again.', 'error');
     return null;
@@ -38,7 +30,6 @@ export async function enhanceField(fieldType: AiField, content: string, category
       toast('No Enhancement', `AI couldn't improve the ${fieldType} further.`, 'info');
       return null;
     }
-    toast('Content Enhanced', `The ${fieldType} was improved with AI.`);
     return enhancedContent;
   } catch {
     toast(`Failed to enhance ${fieldType}. Please try again.`, undefined, 'error');

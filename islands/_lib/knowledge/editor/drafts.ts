@@ -67,3 +67,17 @@ export function warnBeforeLeaving(dirty: () => boolean): () => void {
   window.addEventListener('beforeunload', onBeforeUnload);
   return () => window.removeEventListener('beforeunload', onBeforeUnload);
 }
+
+/**
+ * Calls `save` when the page is left or hidden (reload, navigation, tab switch, closing), so what was typed in the
+ * last moments before the debounced draft write is kept too; returns the undo.
+ */
+export function saveOnLeave(save: () => void): () => void {
+  const onHidden = () => document.visibilityState === 'hidden' && save();
+  window.addEventListener('pagehide', save);
+  document.addEventListener('visibilitychange', onHidden);
+  return () => {
+    window.removeEventListener('pagehide', save);
+    document.removeEventListener('visibilitychange', onHidden);
+  };
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "api_tokens" ADD COLUMN "server_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL;
