@@ -39,7 +39,11 @@ export async function startOidcProvider(redirectUris: string[]) {
   return {
     issuer,
     accounts,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections(); // a browser's preconnected socket would keep close() waiting
+      }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
@@ -60,6 +61,28 @@ export async function signedInContext(
   return context;
 }
 
+/**
+ * A page in a new signed-in context that collects the page's errors and console errors (a test asserts none);
+ * "Failed to load resource" lines are the browser's own note of a 4xx a test provokes.
+ */
+export async function signedInPage(
+  browser: Browser,
+  appUrl: string,
+  cookie: string,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await signedInContext(browser, appUrl, cookie, options);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && problems.push(m.text()),
+  );
+  return { context, page, problems };
+}
+
 /** A free loopback port (so APP_URL can be known before the app is built). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -72,14 +95,25 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Serves a fetch handler on 127.0.0.1:port; returns a closer. */
+/**
+ * Serves a fetch handler on 127.0.0.1:port; returns a closer. close() also drops every connection still open:
+ * Chromium preconnects sockets it may never send a request on, and server.close() alone would wait for Node's
+ * headers timeout (60 s) to end them.
+ */
 export function listen(
   fetch: (req: Request) => Response | Promise<Response>,
   port: number,
 ): Promise<{ server: ServerType; close(): Promise<void> }> {
   return new Promise((resolve) => {
     const server = serve({ fetch, port, hostname: '127.0.0.1' }, () =>
-      resolve({ server, close: () => new Promise<void>((r) => server.close(() => r())) }),
+      resolve({
+        server,
+        close: () =>
+          new Promise<void>((r) => {
+            server.close(() => r());
+            (server as HttpServer).closeAllConnections();
+          }),
+      }),
     );
   });
 }
