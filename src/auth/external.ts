@@ -62,7 +62,7 @@ async function createAccount(
       firstName: id.firstName?.slice(0, 100) ?? null,
       lastName: id.lastName?.slice(0, 100) ?? null,
       profileImageUrl: id.picture ?? null,
-      role: a.first ? 'admin' : 'user',
+      role: a.first ? 'admin' : 'editor',
       authProvider: id.provider,
       externalId: a.externalId,
       isEmailVerified: true,

@@ -2,20 +2,27 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { forbidden, notFound, unauthorized } from '../http/errors';
 import { markRoute, routeMark } from '../http/route-marks';
+import type { Role } from '../db/schema/values';
 
 export { publicRoute } from '../http/route-marks';
 
 /**
  * Authorisation in one place (ARCHITECTURE.md § API conventions): `can()` answers, `authorize()` refuses,
  * and the route guards below (`allow`, `allowPage`, `publicRoute`) mark every route with its decision so a
- * test can walk the mounted routes. New roles and item permissions are new rows in ROLE_GRANTS and new
- * resource fields; the call sites stay as they are.
+ * test can walk the mounted routes. Roles are rows of ROLE_GRANTS; item permissions (visibility, owner,
+ * shares) are the item rules in itemGrant.
  */
 
 /** Everything a request may ask permission for. */
 export const ACTIONS = [
-  /** Use the shared workspace: read and write knowledge, documents, servers, team, search, Ops AI, own settings. */
+  /** Read the shared workspace, search, use Ops AI, keep one's own settings and personal tokens (every role). */
   'app.use',
+  /** Create, edit and delete knowledge items, documents, servers and team entries; run checks; upload images. */
+  'content.write',
+  /** Read the audit trail. */
+  'audit.read',
+  /** Manage accounts (/admin/users: roles, deactivation, 2FA resets) and workspace security settings. */
+  'users.manage',
   /** Approve or reject registrations (/admin/approval, /api/admin/*). */
   'user.approve',
   /** See the scheduled jobs and failed e-mail (/admin/jobs). */
@@ -28,18 +35,34 @@ export const ACTIONS = [
   'knowledge.restore',
   /** Make an uploaded image public or private. */
   'image.visibility',
+  /** Read one knowledge item or document (its visibility, owner and the reader's share decide). */
+  'item.read',
+  /** Edit or delete one knowledge item or document. */
+  'item.write',
+  /** Change an item's visibility, owner and shares. */
+  'item.share',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
-/** Today's roles (the `users.role` column). */
-export type Role = 'admin' | 'user';
+export type { Role };
+export { roles as ROLES } from '../db/schema/values';
 
-/** `any`: on every resource; `own`: only where resource.ownerId is the user. */
-type Grant = 'any' | 'own';
+/** `any`: on every resource; `own`: only where resource.ownerId is the user; `item`: by the item rules below. */
+type Grant = 'any' | 'own' | 'item';
+
+const READER: Partial<Record<Action, Grant>> = { 'app.use': 'any', 'item.read': 'item', 'item.write': 'item' };
+const EDITOR: Partial<Record<Action, Grant>> = {
+  ...READER,
+  'content.write': 'any',
+  'image.visibility': 'own',
+  'item.share': 'own',
+};
 
 const ROLE_GRANTS: Record<Role, Partial<Record<Action, Grant>>> = {
   admin: Object.fromEntries(ACTIONS.map((a) => [a, 'any'])),
-  user: { 'app.use': 'any', 'image.visibility': 'own' },
+  editor: EDITOR,
+  viewer: READER,
+  auditor: { ...READER, 'audit.read': 'any' },
 };
 
 /** Who asks: any signed-in user (CurrentUser fits), or null when signed out. */
@@ -48,19 +71,38 @@ export type Actor = { id: string; role: string } | null | undefined;
 /** What the action is about, when it matters. */
 export interface Resource {
   ownerId?: string | null;
+  /** Items: who may read it. Missing means everyone. */
+  visibility?: 'everyone' | 'restricted';
+  /** Items: the asking user's own share of it, if any. */
+  share?: 'read' | 'write' | null;
 }
 
 /** The one refusal text for a role that may not. */
 export const DENIED_MESSAGE = 'You do not have permission to access this page.';
 
-// Every account that is not an admin is a plain user today (the column has no other values).
-const grantsOf = (role: string) => ROLE_GRANTS[role as Role] ?? ROLE_GRANTS.user;
+// An unknown role (a value written outside the app) gets the least: a viewer's grants.
+const grantsOf = (role: string) => ROLE_GRANTS[role as Role] ?? ROLE_GRANTS.viewer;
+
+/**
+ * The item rules: an item visible to everyone is read by every role and written by roles that write content;
+ * a restricted one only by its owner (writing if their role writes content) and the users it is shared with
+ * (a write share lets that user edit this item, whatever their role).
+ */
+function itemGrant(user: { id: string; role: string }, action: Action, item: Resource): boolean {
+  const writer = grantsOf(user.role)['content.write'] === 'any';
+  const owner = !!item.ownerId && item.ownerId === user.id;
+  if (action === 'item.read') return item.visibility !== 'restricted' || owner || !!item.share;
+  if (action === 'item.write')
+    return item.visibility === 'restricted' ? (owner && writer) || item.share === 'write' : writer;
+  return false;
+}
 
 /** May this user do this action (to this resource)? Signed-out visitors may do nothing here. */
 export function can(user: Actor, action: Action, resource?: Resource): boolean {
   if (!user) return false;
   const grant = grantsOf(user.role)[action];
   if (grant === 'any') return true;
+  if (grant === 'item') return itemGrant(user, action, resource ?? {});
   return grant === 'own' && !!resource?.ownerId && resource.ownerId === user.id;
 }
 

@@ -1,3 +1,4 @@
+import type { Role } from '../db/schema/values';
 import { z } from 'zod';
 
 /** Account forms and payloads (spec §5); shared by the JSON API and the pages. Imports nothing server-only. */
@@ -63,7 +64,7 @@ export interface CurrentUser {
   email: string;
   firstName: string | null;
   lastName: string | null;
-  role: string;
+  role: Role;
   profileImageUrl: string | null;
   theme: 'light' | 'dark' | 'system';
   timezone: string;

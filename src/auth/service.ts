@@ -49,7 +49,7 @@ export async function registerUser(
         passwordUpdatedAt: new Date(),
         firstName: input.firstName,
         lastName: input.lastName,
-        role: first ? 'admin' : 'user',
+        role: first ? 'admin' : 'editor',
         authProvider: 'local',
         emailVerificationToken: tokenHash,
         emailVerificationExpires: new Date(Date.now() + VERIFY_TTL_MS),

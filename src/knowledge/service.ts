@@ -36,7 +36,7 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
   const id = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(documents)
-      .values({ ...fieldsOf(input), space, authorId: actorId, version: 1 })
+      .values({ ...fieldsOf(input), space, authorId: actorId, ownerId: actorId, version: 1 })
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, 'Created');
     return row.id;

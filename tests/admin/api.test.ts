@@ -17,7 +17,7 @@ beforeAll(async () => {
     firstName: 'Ann',
     lastName: 'Admin',
   });
-  member = await createSignedInUser(t.db, { role: 'user', email: 'member@example.com' });
+  member = await createSignedInUser(t.db, { role: 'editor', email: 'member@example.com' });
 });
 afterAll(() => t.close());
 
@@ -66,7 +66,7 @@ describe('approving and rejecting', () => {
     expect(entry).toMatchObject({
       firstName: 'Ada',
       lastName: 'Lovelace',
-      role: 'user',
+      role: 'editor',
       authProvider: 'local',
       isEmailVerified: true,
     });

@@ -14,7 +14,7 @@ let member: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  member = await createSignedInUser(t.db, { role: 'user' });
+  member = await createSignedInUser(t.db, { role: 'editor' });
 });
 afterAll(() => t.close());
 
@@ -48,7 +48,7 @@ function walkRoutes(): Walked[] {
 }
 
 const label = (w: Walked) => `${w.route.method} ${w.route.path}`;
-const plainUser = { id: 'plain', role: 'user' };
+const plainUser = { id: 'plain', role: 'editor' };
 
 describe('every mounted route has a policy decision', () => {
   it('finds a guard or a public marker before every handler', () => {

@@ -26,7 +26,7 @@ describe('POST /api/auth/login', () => {
     expect(setCookie).not.toMatch(/Secure/i);
     const me = await t.app.request('/api/auth/user', { headers: { Cookie: sessionCookie(res) } });
     expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({ email: 'user@example.com', firstName: 'Ada', role: 'user' });
+    expect(await me.json()).toMatchObject({ email: 'user@example.com', firstName: 'Ada', role: 'editor' });
   });
 
   it('/api/auth/user answers 401 when signed out', async () => {

@@ -113,7 +113,7 @@ describe('Google sign-in against a real OpenID provider on loopback', () => {
     );
     expect(await userByEmail(t.db, 'newbie@example.com')).toMatchObject({
       accountStatus: 'pending_approval',
-      role: 'user',
+      role: 'editor',
       isEmailVerified: true,
     });
     expect((await lastMailTo(t.db, 'boss@example.com')).text).toContain('newbie@example.com');

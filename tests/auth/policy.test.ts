@@ -3,7 +3,7 @@ import { ACTIONS, authorize, can, DENIED_MESSAGE, type Action, type Actor } from
 import type { AppError } from '../../src/http/errors';
 
 const admin = { id: 'a1', role: 'admin' };
-const user = { id: 'u1', role: 'user' };
+const user = { id: 'u1', role: 'editor' };
 
 /** (who, action, resource) → allowed: today's roles, admin and user. */
 const table: [string, Actor, Action, { ownerId?: string | null } | undefined, boolean][] = [

@@ -145,7 +145,7 @@ describe('registration, verification and the first admin', () => {
     expect(result.status).toBe('pending_approval');
     const u = await userByEmail(t.db, 'second@example.com');
     expect(u).toMatchObject({
-      role: 'user',
+      role: 'editor',
       accountStatus: 'pending_approval',
       isEmailVerified: true,
       emailVerificationToken: null,

@@ -172,7 +172,7 @@ describe.skipIf(!hasBrowser)('editor, everyday use (issue 20), in Chromium', () 
     await toast(page, 'Success');
     expect(await page.evaluate(() => document.body.dataset.saveKeyPrevented)).toBe('true');
     await expect.poll(async () => (await getItem(app.db, 'knowledge', item.id))?.version).toBe(2);
-    const versions = await listVersions(app.db, 'knowledge', item.id, { id: user.id, role: 'user' });
+    const versions = await listVersions(app.db, 'knowledge', item.id, { id: user.id, role: 'editor' });
     expect(versions.map((v) => v.changeLog)).toEqual(['Named the certificate type', 'Created']);
     expect(problems).toEqual([]);
     await context.close();

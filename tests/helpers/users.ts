@@ -1,3 +1,4 @@
+import type { Role } from '../../src/auth/policy';
 import { randomBytes } from 'node:crypto';
 import { createSession } from '../../src/auth/sessions';
 import type { Db } from '../../src/db/client';
@@ -16,7 +17,7 @@ export interface TestUser {
  */
 export async function createSignedInUser(
   db: Db,
-  opts: { role?: string; email?: string; firstName?: string; lastName?: string; secure?: boolean } = {},
+  opts: { role?: Role; email?: string; firstName?: string; lastName?: string; secure?: boolean } = {},
 ): Promise<TestUser> {
   const email = opts.email ?? `user-${randomBytes(4).toString('hex')}@example.com`;
   const [user] = await db
@@ -25,7 +26,7 @@ export async function createSignedInUser(
       email,
       firstName: opts.firstName ?? 'Test',
       lastName: opts.lastName ?? 'User',
-      role: opts.role ?? 'user',
+      role: opts.role ?? 'editor',
       isEmailVerified: true,
       accountStatus: 'active',
     })

@@ -13,7 +13,7 @@ const user: CurrentUser = {
   email: 'ada@example.com',
   firstName: 'Ada',
   lastName: 'Lovelace',
-  role: 'user',
+  role: 'editor',
   profileImageUrl: null,
   theme: 'system',
   timezone: 'UTC',

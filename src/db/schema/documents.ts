@@ -13,7 +13,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, tsvector, updatedAt } from './common';
-import { spaces, templateTypes } from './values';
+import { spaces, templateTypes, visibilities } from './values';
 import { users } from './users';
 
 /** Knowledge items and documents share this table; `space` tells them apart. */
@@ -30,6 +30,9 @@ export const documents = pgTable(
     category: varchar('category', { length: 100 }),
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Who owns the item (its creator, transferable): may change its visibility and shares. */
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    visibility: varchar('visibility', { length: 20, enum: visibilities }).notNull().default('everyone'),
     version: integer('version').notNull().default(1),
     isPublished: boolean('is_published').notNull().default(false),
     isTemplate: boolean('is_template').notNull().default(false),
@@ -53,6 +56,8 @@ export const documents = pgTable(
     index('documents_live_idx').on(t.space, t.category, t.createdAt).where(sql`${t.deletedAt} is null`),
     // "Created this week": a range over the newest live items.
     index('documents_live_created_idx').on(t.createdAt).where(sql`${t.deletedAt} is null`),
+    // Restricted items are few: the permission filter and the per-reader counts read them from here.
+    index('documents_restricted_idx').on(t.space, t.category, t.ownerId).where(sql`${t.visibility} = 'restricted'`),
   ],
 );
 
@@ -92,15 +97,26 @@ export const documentVersions = pgTable(
 
 export const sharePermissions = ['read', 'write'] as const;
 
-export const documentShares = pgTable('document_shares', {
-  id: id(),
-  documentId: uuid('document_id')
-    .notNull()
-    .references(() => documents.id, { onDelete: 'cascade' }),
-  sharedByUserId: uuid('shared_by_user_id').references(() => users.id, { onDelete: 'cascade' }),
-  sharedWithUserId: uuid('shared_with_user_id').references(() => users.id, { onDelete: 'cascade' }),
-  shareToken: varchar('share_token', { length: 64 }).unique(),
-  permission: varchar('permission', { length: 10, enum: sharePermissions }).notNull().default('read'),
-  expiresAt: timestamp('expires_at', { withTimezone: true }),
-  createdAt: createdAt(),
-});
+export const documentShares = pgTable(
+  'document_shares',
+  {
+    id: id(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    sharedByUserId: uuid('shared_by_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** A share with a user; null for a share link. */
+    sharedWithUserId: uuid('shared_with_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** A share link's token, as its sha256 (the token itself is shown once). */
+    shareToken: varchar('share_token', { length: 64 }).unique(),
+    permission: varchar('permission', { length: 10, enum: sharePermissions }).notNull().default('read'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('document_shares_document_idx').on(t.documentId),
+    index('document_shares_user_idx').on(t.sharedWithUserId, t.documentId),
+  ],
+);

@@ -14,6 +14,7 @@ import {
 import { createdAt, id, updatedAt } from './common';
 import { documents } from './documents';
 import { users } from './users';
+import { tokenKinds, tokenScopes } from './values';
 
 export const serverStatuses = ['online', 'warning', 'offline', 'maintenance', 'unknown'] as const;
 export type ServerStatus = (typeof serverStatuses)[number];
@@ -133,6 +134,11 @@ export const apiTokens = pgTable('api_tokens', {
   /** The servers the token may push metrics for (none: a token from before scoping, refused for every server). */
   serverIds: uuid('server_ids').array().notNull().default(sql`'{}'::uuid[]`),
   tokenHash: varchar('token_hash', { length: 64 }).notNull().unique(),
+  /** metrics: an agent's, scoped to serverIds; personal: acts as createdBy with its scope. */
+  kind: varchar('kind', { length: 20, enum: tokenKinds }).notNull().default('metrics'),
+  /** Personal tokens only: read, or read-write. */
+  scope: varchar('scope', { length: 20, enum: tokenScopes }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
   createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),

@@ -1,7 +1,14 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './common';
+import { roles } from './values';
 
-export const accountStatuses = ['pending_verification', 'pending_approval', 'active', 'rejected'] as const;
+export const accountStatuses = [
+  'pending_verification',
+  'pending_approval',
+  'active',
+  'rejected',
+  'deactivated',
+] as const;
 
 export const users = pgTable(
   'users',
@@ -13,7 +20,7 @@ export const users = pgTable(
     firstName: varchar('first_name', { length: 100 }),
     lastName: varchar('last_name', { length: 100 }),
     profileImageUrl: text('profile_image_url'),
-    role: varchar('role', { length: 50 }).notNull().default('user'),
+    role: varchar('role', { length: 50, enum: roles }).notNull().default('editor'),
     authProvider: varchar('auth_provider', { length: 50 }).notNull().default('local'),
     /** Subject of the linked Google/OIDC identity ("issuer|sub"). */
     externalId: varchar('external_id', { length: 255 }).unique(),
@@ -29,11 +36,20 @@ export const users = pgTable(
     passwordResetToken: varchar('password_reset_token', { length: 64 }).unique(),
     passwordResetExpires: timestamp('password_reset_expires', { withTimezone: true }),
     passwordUpdatedAt: timestamp('password_updated_at', { withTimezone: true }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    /** TOTP secret (base32), set at setup; two-factor sign-in is on once twoFactorEnabledAt is set. */
+    twoFactorSecret: text('two_factor_secret'),
+    twoFactorEnabledAt: timestamp('two_factor_enabled_at', { withTimezone: true }),
+    /** The last TOTP time step accepted: a code is single-use within its window. */
+    twoFactorLastStep: integer('two_factor_last_step'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index('users_account_status_idx').on(t.accountStatus)],
 );
+
+/** What a session may do yet: all (null), or only finish two-factor sign-in or its set-up. */
+export const sessionStages = ['two_factor', 'two_factor_setup'] as const;
 
 /** Sessions: sid is the sha256 of the cookie token. */
 export const sessions = pgTable(
@@ -45,6 +61,10 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     sess: jsonb('sess').$type<{ userAgent?: string; ip?: string }>().notNull().default({}),
     expire: timestamp('expire', { withTimezone: true }).notNull(),
+    /** Null for a full session; otherwise the step of sign-in still owed (password checked). */
+    stage: varchar('stage', { length: 20, enum: sessionStages }),
+    /** Wrong two-factor codes entered in this sign-in attempt (5 void it). */
+    failedCodes: integer('failed_codes').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expire_idx').on(t.expire)],
@@ -68,5 +88,30 @@ export const userPreferences = pgTable('user_preferences', {
   theme: varchar('theme', { length: 10, enum: themes }).notNull().default('system'),
   autoSave: boolean('auto_save').notNull().default(true),
   compactView: boolean('compact_view').notNull().default(false),
+  updatedAt: updatedAt(),
+});
+
+/** Single-use two-factor recovery codes (sha256), shown once at enrolment. */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('two_factor_recovery_codes_user_idx').on(t.userId)],
+);
+
+/** Workspace-wide security settings: one row (id 1). */
+export const appSettings = pgTable('app_settings', {
+  id: integer('id').primaryKey().default(1),
+  /** Everyone must have two-factor sign-in on before doing anything else. */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+  /** Ask for the two-factor code after Google/OIDC sign-in too. */
+  twoFactorForExternal: boolean('two_factor_for_external').notNull().default(true),
   updatedAt: updatedAt(),
 });

@@ -18,3 +18,17 @@ export const templateTypes = [
   'general',
   'build_document',
 ] as const;
+
+/** Account roles (issue 21): admin everything; editor writes content; viewer reads; auditor reads plus the audit trail. */
+export const roles = ['admin', 'editor', 'viewer', 'auditor'] as const;
+export type Role = (typeof roles)[number];
+
+/** Who may read a knowledge item or document: everyone signed in, or only its owner, admins and its shares. */
+export const visibilities = ['everyone', 'restricted'] as const;
+export type Visibility = (typeof visibilities)[number];
+
+/** Kinds of API token: a metrics agent's (scoped to servers) or a person's (acting as its owner). */
+export const tokenKinds = ['metrics', 'personal'] as const;
+
+/** What a personal API token may do: read only, or read and write (never more than its owner). */
+export const tokenScopes = ['read', 'read-write'] as const;
