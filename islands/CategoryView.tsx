@@ -12,6 +12,10 @@ export interface CategoryViewProps {
   now: string;
   /** The reader may restore deleted items (the preview's delete question says so). */
   canRestore: boolean;
+  /** The reader's role writes content; each item's preview also says whether they may edit or share it. */
+  canWrite: boolean;
+  /** The reader's timezone (the Share dialog's times). */
+  timeZone?: string;
 }
 
 /** The phones' breakpoint of static/app.css: below it the tree and the preview are stacked. */
@@ -64,7 +68,8 @@ function Stacked(props: { tree: ReactNode; preview: ReactNode; previewRef: RefOb
 }
 
 /** Knowledge base category view: the category tree and the preview of one item. */
-export default function CategoryView({ groups: initialGroups, now, canRestore }: CategoryViewProps) {
+export default function CategoryView(props: CategoryViewProps) {
+  const { groups: initialGroups, now, canRestore, canWrite, timeZone = 'UTC' } = props;
   const [groups, setGroups] = useState(initialGroups);
   const [selected, setSelected] = useState<PreviewItem | null>(null);
   const [loading, setLoading] = useState(false);
@@ -118,6 +123,8 @@ export default function CategoryView({ groups: initialGroups, now, canRestore }:
       now={now}
       loading={loading}
       canRestore={canRestore}
+      canWrite={canWrite}
+      timeZone={timeZone}
       onDeleted={removed}
       onRestored={restored}
     />

@@ -18,6 +18,7 @@ import {
   type EditorKind,
   type Fields,
   type FormModel,
+  type ItemVisibility,
   type ProposedChange,
   type TemplateType,
 } from '../src/knowledge/shared';
@@ -37,6 +38,7 @@ import { saveItem } from './_lib/knowledge/editor/save';
 import { onSaveShortcut } from './_lib/knowledge/editor/save-shortcut';
 import { useBelowPageHeader } from './_lib/knowledge/editor/sticky';
 import { SettingsPanel } from './_lib/knowledge/editor/SettingsPanel';
+import { ShareDialog } from './_lib/knowledge/ShareDialog';
 import { VersionHistory } from './_lib/knowledge/VersionHistory';
 import { toast } from './_lib/toast';
 
@@ -50,10 +52,13 @@ export type DocumentEditorProps = {
   timeZone: string;
   /** Settings › Auto-save documents: keep an unsaved draft in this browser (on), or warn before leaving (off). */
   autoSave: boolean;
+  /** Present when the user may share this item (its owner or an admin): its visibility, for the Share dialog. */
+  sharing?: { visibility: ItemVisibility };
 };
 
 /** The document editor: fields, markdown or form content, Preview, AI, images, drafts, versions and conflicts. */
-export default function DocumentEditor({ base, kind, listUrl, item, timeZone, autoSave }: DocumentEditorProps) {
+export default function DocumentEditor(props: DocumentEditorProps) {
+  const { base, kind, listUrl, item, timeZone, autoSave, sharing } = props;
   const space = spaceOfApi(base);
   // One store for the editor's life: an island's props never change after hydration.
   const [drafts] = useState(() => draftStore<Fields>(draftKey(base, item?.id ?? null, kind), autoSave));
@@ -252,6 +257,9 @@ export default function DocumentEditor({ base, kind, listUrl, item, timeZone, au
             currentVersion={version ?? item.version}
             onRestored={(restored) => loadItem(editorItemOf(restored))}
           />
+        )}
+        {item && sharing && (
+          <ShareDialog base={base} id={item.id} visibility={sharing.visibility} timeZone={timeZone} />
         )}
         <a className="btn btn--secondary btn--sm" href={listUrl} onClick={cancel}>
           Cancel

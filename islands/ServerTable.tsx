@@ -49,6 +49,8 @@ export interface ServerTableProps {
   openCreate: boolean;
   /** The user's saved timezone (a prop, so the server and the browser format times alike). */
   timeZone: string;
+  /** May the user add, edit, delete and check servers (the server decides; viewers and auditors may not)? */
+  canWrite: boolean;
 }
 
 /**
@@ -62,7 +64,9 @@ export default function ServerTable(props: ServerTableProps) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const [pagination, setPagination] = useState<PaginationState>({ pageIndex: props.pageIndex, pageSize: PAGE_SIZE });
   const [visibility, setVisibility] = useState<VisibilityState>(defaultVisibility);
-  const [dialog, setDialog] = useState<{ server: Server | null } | null>(props.openCreate ? { server: null } : null);
+  const [dialog, setDialog] = useState<{ server: Server | null } | null>(
+    props.openCreate && props.canWrite ? { server: null } : null,
+  );
   const [highlight, setHighlight] = useState(props.highlightId);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Server | null>(null);
@@ -141,8 +145,9 @@ export default function ServerTable(props: ServerTableProps) {
         }
       },
       remove: (s: Server) => setDeleting(s),
+      canWrite: props.canWrite,
     }),
-    [busyId, updateServers],
+    [busyId, updateServers, props.canWrite],
   );
 
   async function deleteServer(s: Server) {
@@ -274,9 +279,11 @@ export default function ServerTable(props: ServerTableProps) {
             toast('Reset', 'Column visibility reset to default.');
           }}
         />
-        <button type="button" className="btn btn--primary" onClick={() => setDialog({ server: null })}>
-          <Icon name="plus" /> Add Server
-        </button>
+        {props.canWrite && (
+          <button type="button" className="btn btn--primary" onClick={() => setDialog({ server: null })}>
+            <Icon name="plus" /> Add Server
+          </button>
+        )}
       </form>
 
       <section className="card">
@@ -294,10 +301,14 @@ export default function ServerTable(props: ServerTableProps) {
             ) : (
               <>
                 <p className="empty-state__title">No servers configured</p>
-                <p className="empty-state__text">Get started by adding your first server</p>
-                <button type="button" className="btn btn--primary" onClick={() => setDialog({ server: null })}>
-                  <Icon name="plus" /> Add Your First Server
-                </button>
+                {props.canWrite && (
+                  <>
+                    <p className="empty-state__text">Get started by adding your first server</p>
+                    <button type="button" className="btn btn--primary" onClick={() => setDialog({ server: null })}>
+                      <Icon name="plus" /> Add Your First Server
+                    </button>
+                  </>
+                )}
               </>
             )}
           </div>

@@ -5,6 +5,7 @@ import DocumentEditor from './DocumentEditor';
 import ItemHistory from './ItemHistory';
 import OpsChat from './OpsChat';
 import ServerTable from './ServerTable';
+import ShareDialog from './ShareDialog';
 import type { Json } from './_lib/json';
 
 export type { Json } from './_lib/json';
@@ -20,6 +21,7 @@ export const islands = {
   ItemHistory,
   OpsChat,
   ServerTable,
+  ShareDialog,
   // `never` props: any component fits, whatever its props (IslandProps reads each one's own).
 } satisfies Record<string, ComponentType<never>>;
 

@@ -23,5 +23,7 @@ export interface AppEnv {
     user: CurrentUser | null;
     /** Hash of the current session token, when signed in. */
     sessionId: string | null;
+    /** A personal API token's scope when the request signed in with `Authorization: Bearer`; null otherwise. */
+    tokenScope: 'read' | 'read-write' | null;
   };
 }

@@ -13,6 +13,8 @@ import { requestLog } from './http/request-log';
 import { appSecureHeaders } from './http/secure-headers';
 import { sessionCookieName } from './http/session';
 import { sessionLoader } from './auth/session-loader';
+import { bearerLoader } from './auth/bearer';
+import { twoFactorGate } from './auth/two-factor-gate';
 import { staticRoutes } from './http/static';
 import { renderer, renderPage } from './ui/renderer';
 import { shellSlots } from './shell-slots';
@@ -29,6 +31,7 @@ import { dashboardRoutes } from './dashboard/routes';
 import { searchRoutes } from './search/routes';
 import { teamRoutes } from './team/routes';
 import { settingsPages } from './settings/pages';
+import { apiTokenRoutes } from './settings/token-pages';
 import { notificationRoutes } from './notifications/api';
 import { isImageUpload } from './objects/api';
 
@@ -65,7 +68,9 @@ export function createApp(deps: AppDeps) {
     })(c, next);
   });
   app.use(sessionLoader());
+  app.use(bearerLoader());
   app.use(csrfGuard(deps.config.appOrigin, sessionCookieName(deps.config.secureCookies)));
+  app.use(twoFactorGate());
   app.use(inputGuard(isImageUpload));
   app.use(renderer(shellSlots));
 
@@ -82,6 +87,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', searchRoutes());
   app.route('/', teamRoutes());
   app.route('/', settingsPages());
+  app.route('/', apiTokenRoutes());
   app.route('/', notificationRoutes());
   app.route('/', serverRoutes());
   app.route('/', aiRoutes());

@@ -6,6 +6,8 @@ import type { NavItem } from './ui/Sidebar';
 /** The Admin section's links, each shown only to those the policy lets through its page guard. */
 const adminLinks: (NavItem & { action: Action })[] = [
   { label: 'User Approvals', href: '/admin/approval', icon: 'shield', action: 'user.approve' },
+  { label: 'Users', href: '/admin/users', icon: 'users', action: 'users.manage' },
+  { label: 'Audit Trail', href: '/admin/audit', icon: 'clipboard', action: 'audit.read' },
   { label: 'Jobs', href: '/admin/jobs', icon: 'clock', action: 'jobs.read' },
   { label: 'Deleted Knowledge', href: '/knowledge-base/deleted', icon: 'trash', action: 'knowledge.restore' },
   { label: 'Deleted Documents', href: '/documents/deleted', icon: 'trash', action: 'knowledge.restore' },

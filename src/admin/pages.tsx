@@ -1,13 +1,15 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { AppError } from '../http/errors';
-import { allowPage, DENIED_MESSAGE, type OnDenied } from '../auth/policy';
+import { allowPage } from '../auth/policy';
 import { requirePageUser } from '../auth/policy';
 import { fragment, isHtmx } from '../http/htmx';
 import { triggerToast } from '../http/toast';
-import { userIdParam } from './schemas';
+import { approveInput, userIdParam } from './schemas';
+import { formValues } from '../http/form';
 import { decideUser, listPendingUsers, type Decision } from './service';
-import { AccessDenied, PendingUsersRegion } from './views/ApprovalPage';
+import { accessDenied } from './denied';
+import { PendingUsersRegion } from './views/ApprovalPage';
 
 type C = Context<AppEnv>;
 const TITLE = 'User Approvals';
@@ -16,15 +18,7 @@ const SUBTITLE = 'Review and approve new account requests';
 const doneBanners: Record<string, string> = { approved: 'User Approved', rejected: 'User Rejected' };
 const pastTense = { approve: 'approved', reject: 'rejected' } as const;
 
-/** A refusal here is the Access Denied card (a toast for htmx requests), not the error page. */
-const accessDenied: OnDenied = (c, status) => {
-  c.status(status);
-  if (isHtmx(c)) {
-    triggerToast(c, 'Access Denied', DENIED_MESSAGE, 'error');
-    return c.body(null);
-  }
-  return c.render(<AccessDenied />, { title: TITLE, subtitle: SUBTITLE });
-};
+const accessDeniedHere = accessDenied({ title: TITLE, subtitle: SUBTITLE });
 
 async function decide(c: C, decision: Decision) {
   const isHx = isHtmx(c);
@@ -32,7 +26,10 @@ async function decide(c: C, decision: Decision) {
   const parsed = userIdParam.safeParse({ id: c.req.param('id') });
   try {
     if (!parsed.success) throw new AppError(400, 'Invalid user id', 'validation_error');
-    const { name } = await decideUser(c.var.deps.db, c.var.deps.config.appUrl, c.var.user!, parsed.data.id, decision);
+    const role = approveInput.safeParse({ role: (await formValues(c)).role || undefined });
+    if (!role.success) throw new AppError(400, 'Choose a role: Admin, Editor, Viewer or Auditor.', 'validation_error');
+    const { db, config } = c.var.deps;
+    const { name } = await decideUser(db, config.appUrl, c.var.user!, parsed.data.id, decision, role.data.role);
     if (!isHx) return c.redirect(`/admin/approval?done=${pastTense[decision]}`, 303);
     triggerToast(
       c,
@@ -67,8 +64,8 @@ export function adminPages() {
   const app = new Hono<AppEnv>();
   app.use('/admin/*', requirePageUser());
   app.use('/admin', requirePageUser());
-  app.use('/admin/approval', allowPage('user.approve', accessDenied));
-  app.use('/admin/approval/*', allowPage('user.approve', accessDenied));
+  app.use('/admin/approval', allowPage('user.approve', accessDeniedHere));
+  app.use('/admin/approval/*', allowPage('user.approve', accessDeniedHere));
 
   app.get('/admin/approval', async (c) => {
     const done = doneBanners[c.req.query('done') ?? ''];

@@ -3,8 +3,12 @@ import { displayNameOf, publicUser } from '../auth/service';
 import { recordAudit } from '../audit/service';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
+import type { Role } from '../db/schema/values';
 import { conflict, notFound } from '../http/errors';
 import { approvedMail, enqueueMail, rejectedMail } from '../mail/service';
+
+// Workspace security settings (other features read them through this public surface).
+export { getSecuritySettings, setSecuritySettings, type SecuritySettings } from './security-settings';
 
 const PENDING = ['pending_verification', 'pending_approval'] as const;
 
@@ -47,9 +51,17 @@ export type Decision = 'approve' | 'reject';
 
 /**
  * An admin's decision on a pending account, in one transaction with its audit entry and e-mail:
- * approve → active (or active as soon as the e-mail is verified); reject → rejected, signed out.
+ * approve → active (or active as soon as the e-mail is verified) with the role the admin picked (editor unless
+ * told); reject → rejected, signed out.
  */
-export async function decideUser(db: Db, appUrl: string, actor: Actor, userId: string, decision: Decision) {
+export async function decideUser(
+  db: Db,
+  appUrl: string,
+  actor: Actor,
+  userId: string,
+  decision: Decision,
+  role: Role = 'editor',
+) {
   return db.transaction(async (tx) => {
     const [u] = await tx.select().from(users).where(eq(users.id, userId)).for('update').limit(1);
     if (!u) throw notFound('User not found.');
@@ -61,7 +73,7 @@ export async function decideUser(db: Db, appUrl: string, actor: Actor, userId: s
       .update(users)
       .set(
         decision === 'approve'
-          ? { accountStatus: status, approvedAt: now, approvedBy: actor.id }
+          ? { accountStatus: status, approvedAt: now, approvedBy: actor.id, role }
           : { accountStatus: status, approvedAt: null, approvedBy: null },
       )
       .where(eq(users.id, u.id))
@@ -72,7 +84,13 @@ export async function decideUser(db: Db, appUrl: string, actor: Actor, userId: s
       action: decision === 'approve' ? 'user.approved' : 'user.rejected',
       entityType: 'user',
       entityId: u.id,
-      details: { email: u.email, decidedBy: actor.email, decidedAt: now.toISOString(), status },
+      details: {
+        email: u.email,
+        decidedBy: actor.email,
+        decidedAt: now.toISOString(),
+        status,
+        ...(decision === 'approve' ? { role } : {}),
+      },
     });
     if (status !== 'pending_verification') {
       const mail =

@@ -1,18 +1,24 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
-import { requireUser } from '../auth/policy';
+import { allow, requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { askInput, enhanceContentInput, enhanceFieldInput, feedbackInput, kbPreview, previewInput } from './schemas';
 import * as ai from './service';
 
 const engine = (c: Context<AppEnv>) => ai.engineFor(c.var.deps.config, c.var.logger);
-const asker = (c: Context<AppEnv>) => ({ userId: c.var.user!.id, timeZone: c.var.user!.timezone });
+const asker = (c: Context<AppEnv>) => ({
+  userId: c.var.user!.id,
+  role: c.var.user!.role,
+  timeZone: c.var.user!.timezone,
+});
 
 /** JSON routes of Ops AI under /api/ai (every route needs a signed-in user). */
 export function aiApi() {
   const api = new Hono<AppEnv>();
   api.use('/api/ai/*', requireUser());
+  // Writing help and creating knowledge items: editors and admins. Questions and feedback: every role.
+  const write = allow('content.write');
 
   api.post('/api/ai/ask', validate('json', askInput), async (c) => {
     return c.json(await ai.ask(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.req.raw.signal));
@@ -34,24 +40,24 @@ export function aiApi() {
     return c.json(await ai.recordFeedback(c.var.deps.db, c.var.user!.id, interactionId, feedback));
   });
 
-  api.post('/api/ai/enhance-content', validate('json', enhanceContentInput), async (c) => {
+  api.post('/api/ai/enhance-content', write, validate('json', enhanceContentInput), async (c) => {
     const input = c.req.valid('json');
     ai.checkContent(input.content);
     return c.json(await engine(c).enhanceContent(input));
   });
 
-  api.post('/api/ai/enhance-field', validate('json', enhanceFieldInput), async (c) => {
+  api.post('/api/ai/enhance-field', write, validate('json', enhanceFieldInput), async (c) => {
     const input = c.req.valid('json');
     ai.checkContent(input.content);
     return c.json({ enhancedContent: await engine(c).enhanceField(input) });
   });
 
-  api.post('/api/ai/auto-create-kb-preview', validate('json', previewInput), async (c) => {
+  api.post('/api/ai/auto-create-kb-preview', write, validate('json', previewInput), async (c) => {
     const { content } = c.req.valid('json');
     return c.json(await engine(c).previewKb(ai.checkContent(content)));
   });
 
-  api.post('/api/ai/auto-create-kb', validate('json', kbPreview), async (c) => {
+  api.post('/api/ai/auto-create-kb', write, validate('json', kbPreview), async (c) => {
     return c.json(await ai.saveAutoCreated(c.var.deps.db, c.var.user!.id, c.req.valid('json')), 201);
   });
 

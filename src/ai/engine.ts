@@ -14,11 +14,16 @@ export interface EngineAnswer {
   toolsUsed: ToolUse[];
 }
 
-/** Who is asking: answers give times in their timezone. */
+/** Who is asking: answers quote only what they may read, and give times in their timezone. */
 export interface Asker {
   userId: string;
+  /** Their role: with the id, what the policy decides on (restricted items, the audit log). */
+  role: string;
   timeZone: string;
 }
+
+/** The asker as the policy's actor. */
+export const actorOf = (asker: Asker) => ({ id: asker.userId, role: asker.role });
 
 /** An answering engine: the built-in rules (default) or an OpenAI-compatible model. */
 export interface Engine {

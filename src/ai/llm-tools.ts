@@ -1,11 +1,15 @@
 import type OpenAI from 'openai';
 import { z } from 'zod';
+import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { environments, serverStatuses } from '../db/schema';
 import { when } from './builtin/md';
 import * as tools from './tools';
 
-/** The read-only tools offered to the model as function calls, and their runner. */
+/**
+ * The read-only tools offered to the model as function calls, and their runner. Each runs as the asking user
+ * (`reader`): knowledge items they may not read and, unless they may read it, the audit log are never quoted.
+ */
 
 const defs = {
   search_servers: {
@@ -37,12 +41,12 @@ const defs = {
     description:
       'Full-text search over the knowledge base and documents. Returns titles, excerpts, snippets and in-app links.',
     schema: z.object({ query: z.string().min(1).max(200) }),
-    run: (db: Db, a: { query: string }) => tools.searchDocuments(db, a.query, 8),
+    run: (db: Db, a: { query: string }, reader: Actor) => tools.searchDocuments(db, reader, a.query, 8),
   },
   recent_documents: {
     description: 'The most recently updated knowledge base items.',
     schema: z.object({}),
-    run: (db: Db) => tools.recentDocuments(db, 8),
+    run: (db: Db, _a: object, reader: Actor) => tools.recentDocuments(db, reader, 8),
   },
   team_contacts: {
     description: 'Team members (support contacts): name, role, department, e-mail, status.',
@@ -57,7 +61,8 @@ const defs = {
   recent_audit_events: {
     description: 'Recent system events from the audit log (who did what), newest first.',
     schema: z.object({ limit: z.number().int().min(1).max(50).optional() }),
-    run: (db: Db, a: { limit?: number }) => tools.recentAuditEvents(db, a.limit ?? 15),
+    run: (db: Db, a: { limit?: number }, reader: Actor) =>
+      tools.mayReadAudit(reader) ? tools.recentAuditEvents(db, reader, a.limit ?? 15) : { error: tools.AUDIT_DENIED },
   },
 } as const;
 
@@ -86,12 +91,15 @@ export function quoteToolResult(name: string, data: unknown, timeZone: string): 
   );
 }
 
-/** Runs one tool call from the model (times in `timeZone`); bad names or arguments become an error result (never a write). */
+/**
+ * Runs one tool call from the model as `reader` (times in `timeZone`); bad names or arguments become an error
+ * result (never a write).
+ */
 export async function runToolCall(
   db: Db,
   name: string,
   rawArgs: string,
-  timeZone: string,
+  asker: { reader: Actor; timeZone: string },
 ): Promise<{ content: string; args: Record<string, unknown>; results: number }> {
   const def = (defs as Record<string, (typeof defs)[ToolName]>)[name];
   if (!def) return { content: JSON.stringify({ error: `Unknown tool ${name}` }), args: {}, results: 0 };
@@ -108,9 +116,9 @@ export async function runToolCall(
       args: {},
       results: 0,
     };
-  const data = await (def.run as (db: Db, a: unknown) => Promise<unknown>)(db, args.data);
+  const data = await (def.run as (db: Db, a: unknown, reader: Actor) => Promise<unknown>)(db, args.data, asker.reader);
   return {
-    content: quoteToolResult(name, data, timeZone),
+    content: quoteToolResult(name, data, asker.timeZone),
     args: args.data as Record<string, unknown>,
     results: Array.isArray(data) ? data.length : data ? 1 : 0,
   };

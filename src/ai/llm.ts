@@ -5,7 +5,7 @@ import type { Logger } from '../http/logger';
 import { suggestActions } from './builtin';
 import * as writing from './builtin/writing';
 import { AnswerClock, defaultDeadlines, type AnswerDeadlines } from './answer-clock';
-import type { Engine, ToolUse } from './engine';
+import { actorOf, type Engine, type ToolUse } from './engine';
 import { runToolCall, toolSpecs } from './llm-tools';
 import { modelFailure } from './model-errors';
 import {
@@ -237,7 +237,10 @@ export function llmEngine(opts: {
             })),
           });
           for (const call of calls) {
-            const result = await runToolCall(db, call.name, call.args, asker.timeZone);
+            const result = await runToolCall(db, call.name, call.args, {
+              reader: actorOf(asker),
+              timeZone: asker.timeZone,
+            });
             used.push({ name: call.name, args: result.args, results: result.results });
             messages.push({ role: 'tool', tool_call_id: call.id, content: budget(result.content) });
           }

@@ -16,7 +16,7 @@ export function aiPages() {
     // Only the question: the page's form has no conversation history.
     const input = checkForm(askInput, { query: (await formValues(c)).query ?? '' });
     if (!input.ok) return c.redirect('/ai', 303);
-    const asker = { userId: c.var.user!.id, timeZone: c.var.user!.timezone };
+    const asker = { userId: c.var.user!.id, role: c.var.user!.role, timeZone: c.var.user!.timezone };
     const result = await ask(
       c.var.deps.db,
       engineFor(c.var.deps.config, c.var.logger),

@@ -1,14 +1,19 @@
+/** Read model: joins knowledge (the items a reader may see, knowledge/access.ts). */
 import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { can, type Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
 import { auditLog, documents, healthChecks, servers, teamMembers, users } from '../db/schema';
+import { readableBy } from '../knowledge/access';
 import { itemHref, spaceOf } from '../knowledge/shared';
+import { readableHits } from '../search/service';
 import type { Server } from '../servers/schemas';
 import { sortByServerName } from '../servers/shared';
 
 /**
- * The assistant's tools: read-only queries over our data. Nothing here writes. Every row carries the
- * in-app link the answer should cite.
+ * The assistant's tools: read-only queries over our data (servers, knowledge, team, audit log). Nothing here
+ * writes. Every row carries the in-app link the answer should cite. Tools that read knowledge items or the audit
+ * log take the asking user (`reader`) and answer only what they may read.
  */
 
 export interface ServerFilters {
@@ -193,8 +198,11 @@ export interface DocumentHit {
   link: string;
 }
 
-/** Full-text document search (websearch_to_tsquery, ranked by ranked_documents(): deleted excluded), best first. */
-export async function searchDocuments(db: Db, query: string, limit = 5): Promise<DocumentHit[]> {
+/**
+ * Full-text search over the items `reader` may read (websearch_to_tsquery, ranked by ranked_documents(): deleted
+ * excluded), best first.
+ */
+export async function searchDocuments(db: Db, reader: Actor, query: string, limit = 5): Promise<DocumentHit[]> {
   const rows = await queryRows<{
     id: string;
     space: string;
@@ -207,15 +215,15 @@ export async function searchDocuments(db: Db, query: string, limit = 5): Promise
   }>(
     db,
     sql`select d.id, d.space, d.title, d.excerpt, d.category, d.tags, left(d.content, 600) as snippet, d.updated_at
-        from ranked_documents(websearch_to_tsquery('english', ${query}), ${Math.min(limit, 20)}) r
+        from ${readableHits(reader, sql`websearch_to_tsquery('english', ${query})`, Math.min(limit, 20))} r
         join ${documents} d on d.id = r.id
         order by r.rank desc, r.updated_at desc`,
   );
   return rows.map(toHit);
 }
 
-/** The most recently updated knowledge items (for "recent documentation"). */
-export async function recentDocuments(db: Db, limit = 5): Promise<DocumentHit[]> {
+/** The most recently updated knowledge items `reader` may read (for "recent documentation"). */
+export async function recentDocuments(db: Db, reader: Actor, limit = 5): Promise<DocumentHit[]> {
   const rows = await db
     .select({
       id: documents.id,
@@ -228,7 +236,7 @@ export async function recentDocuments(db: Db, limit = 5): Promise<DocumentHit[]>
       updated_at: documents.updatedAt,
     })
     .from(documents)
-    .where(and(isNull(documents.deletedAt), eq(documents.space, 'knowledge')))
+    .where(and(isNull(documents.deletedAt), eq(documents.space, 'knowledge'), readableBy(reader)))
     .orderBy(desc(documents.updatedAt))
     .limit(limit);
   return rows.map(toHit);
@@ -325,8 +333,15 @@ export interface AuditEvent {
   createdAt: string;
 }
 
-/** Recent audit events (who did what), newest first. */
-export async function recentAuditEvents(db: Db, limit = 15): Promise<AuditEvent[]> {
+/** The answer to a question about the audit log from someone who may not read it. */
+export const AUDIT_DENIED = 'Only administrators and auditors can read the audit log.';
+
+/** May `reader` read the audit log (admins and auditors)? */
+export const mayReadAudit = (reader: Actor) => can(reader, 'audit.read');
+
+/** Recent audit events (who did what), newest first; nothing for a reader who may not read the audit log. */
+export async function recentAuditEvents(db: Db, reader: Actor, limit = 15): Promise<AuditEvent[]> {
+  if (!mayReadAudit(reader)) return [];
   const rows = await db
     .select({
       action: auditLog.action,

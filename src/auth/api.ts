@@ -5,11 +5,14 @@ import { setSessionCookie } from '../http/session';
 import { requireUser } from './policy';
 import { validate } from '../http/validate';
 import { publicUser } from './accounts';
+import { SETUP_REQUIRED_MESSAGE } from './two-factor-gate';
 import { logoutNavigation, signOut } from './logout';
 import { clientIp } from '../http/client-ip';
 import { requestPasswordReset, resetPassword } from './recovery';
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema, verifyEmailQuery } from './schemas';
 import { loginWithPassword, registerUser, verifyEmail } from './service';
+
+export const CODE_REQUIRED_MESSAGE = 'Enter the code from your authenticator app to finish signing in.';
 
 export const REGISTERED_MESSAGE = 'Registration successful. Please check your email to verify your account.';
 
@@ -33,10 +36,16 @@ export function authApi() {
     const client = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
     const { user, session } = await loginWithPassword(c.var.deps.db, c.req.valid('json'), client);
     setSessionCookie(c, session.token);
+    if (session.stage === 'two_factor') return c.json({ twoFactorRequired: true, message: CODE_REQUIRED_MESSAGE });
+    if (session.stage === 'two_factor_setup')
+      return c.json({ twoFactorSetupRequired: true, message: SETUP_REQUIRED_MESSAGE, user });
     return c.json({ message: 'Login successful', user });
   });
 
-  app.get('/api/auth/user', requireUser(), (c) => c.json(publicUser(c.var.user!)));
+  app.get('/api/auth/user', requireUser(), (c) => {
+    const setup = c.var.user!.twoFactorSetupRequired ? { twoFactorSetupRequired: true } : {};
+    return c.json({ ...publicUser(c.var.user!), ...setup });
+  });
 
   app.get('/api/logout', publicRoute(), logoutNavigation);
   app.post('/api/auth/logout', publicRoute(), signOut);

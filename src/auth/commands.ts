@@ -1,19 +1,21 @@
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { recordMemberSignIn } from '../team/service';
+import { users } from '../db/schema';
 import type { UserRow } from './accounts';
 import { signInExternal } from './external';
 import { finishAuthorization, type ProviderSettings } from './oidc';
-import { createSession } from './sessions';
+import type { SessionStage } from './sessions';
+import { openSignInSession } from './two-factor-signin';
 
 /** How an external sign-in ended: a session, the account state that keeps it out, or a failure. */
 export type ExternalSignIn =
-  | { outcome: 'signed_in'; token: string }
+  | { outcome: 'signed_in'; token: string; stage: SessionStage }
   | { outcome: 'not_active'; status: UserRow['accountStatus'] }
   | { outcome: 'failed'; error: unknown };
 
 /**
  * Finishes a Google/OIDC sign-in: checks the provider's answer (state, nonce, PKCE, ID token), finds, links or
- * creates the account, and opens a session when the account is active (the directory member's "Last active").
+ * creates the account, and opens a session when the account is active (at the two-factor stage it owes, if any).
  */
 export async function completeExternalSignIn(
   db: Db,
@@ -33,7 +35,7 @@ export async function completeExternalSignIn(
     return { outcome: 'failed', error };
   }
   if (user.accountStatus !== 'active') return { outcome: 'not_active', status: user.accountStatus };
-  const { token } = await createSession(db, user.id, { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) });
-  await recordMemberSignIn(db, user.email);
-  return { outcome: 'signed_in', token };
+  const { token, stage } = await openSignInSession(db, user, 'external', client);
+  await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+  return { outcome: 'signed_in', token, stage };
 }

@@ -49,3 +49,20 @@ export const forgotPasswordRules = (email: string, ip: string): Rule[] => [
 export const resetPasswordRules = (ip: string): Rule[] => [
   { key: `reset:address:${ip}`, limit: 10, windowSeconds: 15 * MINUTE },
 ];
+
+export const THROTTLED_CODES = 'Too many wrong codes. Please try again later.';
+
+/**
+ * Two-factor codes (sign-in, set-up, turning it off): wrong codes per account from one address, with higher
+ * ceilings per account and per address, in the sign-in window. A right code takes its attempt back. The ceiling per
+ * account bounds guessing across restarted sign-in attempts (each voided after 5 wrong codes).
+ */
+export const twoFactorRules = (userId: string, ip: string): Rule[] => [
+  {
+    key: `2fa:account-address:${userId}|${ip}`,
+    limit: LOGIN_PER_ACCOUNT_AND_ADDRESS,
+    windowSeconds: LOGIN_WINDOW_SECONDS,
+  },
+  { key: `2fa:account:${userId}`, limit: 30, windowSeconds: LOGIN_WINDOW_SECONDS },
+  { key: `2fa:address:${ip}`, limit: LOGIN_PER_ADDRESS, windowSeconds: LOGIN_WINDOW_SECONDS },
+];

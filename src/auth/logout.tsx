@@ -1,14 +1,18 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
-import { clearSessionCookie } from '../http/session';
+import { getCookie } from 'hono/cookie';
+import { clearSessionCookie, sessionCookieName } from '../http/session';
 import { revokeSession } from './sessions';
+import { hashToken } from './tokens';
 import { SignOutPage } from './views/SignOutPage';
 
 type C = Context<AppEnv>;
 
-/** Ends the current session (if any), clears the cookie, and goes home. */
+/** Ends the current session (if any, a sign-in waiting for its two-factor code too), clears the cookie, and goes home. */
 export async function signOut(c: C) {
-  if (c.var.sessionId) await revokeSession(c.var.deps.db, c.var.sessionId);
+  const token = getCookie(c, sessionCookieName(c.var.deps.config.secureCookies));
+  const sid = c.var.sessionId ?? (token ? hashToken(token) : null);
+  if (sid) await revokeSession(c.var.deps.db, sid);
   clearSessionCookie(c);
   return c.redirect('/', 303);
 }

@@ -6,7 +6,7 @@ import { setFlash } from '../http/flash';
 import { setSessionCookie } from '../http/session';
 import { clientIp } from '../http/client-ip';
 import { completeExternalSignIn } from './commands';
-import { safeNext } from './next';
+import { codeStepUrl, safeNext, TWO_FACTOR_SETUP_PATH } from './next';
 import { providerSettings, startAuthorization, type ProviderName } from './oidc';
 
 const STATE_COOKIE = 'ops_oidc';
@@ -95,6 +95,8 @@ async function callback(c: Context<AppEnv>, provider: ProviderName) {
   }
   if (result.outcome === 'not_active') return c.redirect(notActiveRedirect(result.status));
   setSessionCookie(c, result.token);
+  if (result.stage === 'two_factor') return c.redirect(codeStepUrl(pending.next));
+  if (result.stage === 'two_factor_setup') return c.redirect(TWO_FACTOR_SETUP_PATH);
   setFlash(c, 'signed_in');
   return c.redirect(pending.next);
 }

@@ -7,7 +7,7 @@ import { fragment, isHtmx } from '../http/htmx';
 import { setFlash, type Toast } from '../http/flash';
 import { setSessionCookie } from '../http/session';
 import { clientIp } from '../http/client-ip';
-import { safeNext } from './next';
+import { codeStepUrl, safeNext, TWO_FACTOR_SETUP_PATH } from './next';
 import { requestPasswordReset, RESET_DONE_MESSAGE, resetPassword } from './recovery';
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from './schemas';
 import { INVALID_CREDENTIALS, loginWithPassword, registerUser, verifyEmail } from './service';
@@ -63,6 +63,8 @@ async function loginPost(c: C) {
       userAgent: c.req.header('user-agent'),
     });
     setSessionCookie(c, session.token);
+    if (session.stage === 'two_factor') return c.redirect(codeStepUrl(next), 303);
+    if (session.stage === 'two_factor_setup') return c.redirect(TWO_FACTOR_SETUP_PATH, 303);
     setFlash(c, 'signed_in');
     return c.redirect(next, 303);
   } catch (err) {

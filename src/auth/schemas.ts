@@ -54,6 +54,11 @@ export const resetPasswordSchema = z
   .refine((v) => v.password === v.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
+/** A two-factor code: six digits from the authenticator app, or a recovery code. */
+export const twoFactorCodeSchema = z.object({
+  code: z.string({ error: 'Code is required' }).trim().min(1, 'Code is required').max(64, 'Code is too long'),
+});
+
 export const verifyEmailQuery = z.object({
   token: z.string({ error: 'Verification token is required' }).min(1, 'Verification token is required').max(200),
 });
@@ -72,4 +77,9 @@ export interface CurrentUser {
   compactView: boolean;
   /** Settings › Auto-save documents: the editor keeps an unsaved draft in the browser. */
   autoSave: boolean;
+  /**
+   * True while the user may only set up two-factor sign-in (the workspace requires it and theirs is not on). Set by
+   * the session loader; undefined when whoever loaded the user (a Bearer token) did not work it out.
+   */
+  twoFactorSetupRequired?: boolean;
 }

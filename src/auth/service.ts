@@ -4,7 +4,7 @@ import { users } from '../db/schema';
 import { AppError, badRequest, forbidden } from '../http/errors';
 import { enforce, forget, undo } from '../http/rate-limit';
 import { enqueueMail, registrationAttemptMail } from '../mail/service';
-import { activateInvitedMember, recordMemberSignIn } from '../team/service';
+import { activateInvitedMember } from '../team/service';
 import {
   lockAndCheckFirstAccount,
   notifyAdminsOfPendingAccount,
@@ -15,7 +15,7 @@ import {
 } from './accounts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from './password';
 import type { LoginInput, RegisterInput } from './schemas';
-import { createSession } from './sessions';
+import { openSignInSession } from './two-factor-signin';
 import { loginKeys, loginRules, registerRules, THROTTLED_LOGIN } from './limits';
 import { generateToken, hashToken } from './tokens';
 
@@ -129,7 +129,7 @@ export function accountStateError(status: string): AppError {
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 
 /**
- * Password sign-in (recorded as the directory member's "Last active"): the attempt is counted before the password is checked (atomically: concurrent
+ * Password sign-in (recorded as the directory member's "Last active" once the session is usable): the attempt is counted before the password is checked (atomically: concurrent
  * attempts cannot pass one check together) per account and address, with higher ceilings per account
  * and per address (429); the same 401 for an unknown e-mail and a wrong password (a dummy hash is checked
  * for unknown e-mails); 403 + code for inactive accounts. A right password takes its attempt back, and a
@@ -144,13 +144,17 @@ export async function loginWithPassword(db: Db, input: LoginInput, client: { ip:
   if (u.accountStatus !== 'active') throw accountStateError(u.accountStatus);
   const keys = loginKeys(input.email, client.ip);
   await forget(db, [keys.accountAndAddress, keys.address]);
-  const session = await createSession(db, u.id, { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) });
-  await recordMemberSignIn(db, u.email);
+  // The session owes the two-factor code or set-up when those apply (session.stage).
+  const session = await openSignInSession(db, u, 'password', client);
+  await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, u.id));
   return { user: publicUser(u), session };
 }
 
 // What other features use of accounts: they import it from here, the feature's public surface.
-export { displayNameOf, publicUser } from './accounts';
+export { displayNameOf, publicUser, queueVerificationMail } from './accounts';
 export { hashPassword, verifyPassword } from './password';
 export { revokeUserSessions } from './sessions';
+export { disableTwoFactor, enableTwoFactor, startTwoFactorSetup, twoFactorState } from './two-factor';
+export type { TwoFactorState } from './two-factor';
+export { twoFactorCodeSchema } from './schemas';
 export { generateToken, hashToken } from './tokens';

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
-import { requirePageUser } from '../auth/policy';
+import { allowPage, can, requirePageUser } from '../auth/policy';
 import { checkAll } from '../servers/commands';
 import { fragment, isHtmx, isHtmxFor } from '../http/htmx';
 import { triggerToast } from '../http/toast';
@@ -29,6 +29,7 @@ async function infraOverview(c: Context<AppEnv>, environment: EnvironmentFilter)
   return (
     <InfraOverview
       environment={environment}
+      canWrite={can(c.var.user, 'content.write')}
       {...(await overviewServers(c.var.deps.db, c.var.user!.timezone, environment))}
     />
   );
@@ -41,20 +42,21 @@ export function dashboardPages() {
     const { db } = c.var.deps;
     const environment = envOf(c.req.query('environment'));
     if (isHtmxFor(c, 'infra-overview')) return fragment(c, await infraOverview(c, environment));
-    const { stats, articles, infra } = await dashboardView(db, c.var.user!.timezone, environment);
+    const { stats, articles, infra } = await dashboardView(db, c.var.user, c.var.user!.timezone, environment);
     const health = healthQuery.safeParse(c.req.query());
     return c.render(
       <DashboardPage
         stats={stats}
         articles={articles}
-        infra={{ environment, ...infra }}
+        infra={{ environment, canWrite: can(c.var.user, 'content.write'), ...infra }}
         now={new Date()}
         health={health.success ? health.data : undefined}
+        canWrite={can(c.var.user, 'content.write')}
       />,
       { title: 'Dashboard', subtitle: 'Overview of your infrastructure and knowledge base' },
     );
   });
-  app.post('/dashboard/health-check', requirePageUser(), async (c) => {
+  app.post('/dashboard/health-check', allowPage('content.write'), async (c) => {
     const { db } = c.var.deps;
     const r = await checkAll(c.var.deps);
     const summary = { checked: r.checked, online: r.online, warning: r.warning, offline: r.offline };
@@ -62,7 +64,7 @@ export function dashboardPages() {
       return c.redirect(`/?${new URLSearchParams(Object.entries(summary).map(([k, v]) => [k, String(v)]))}`, 303);
     }
     triggerToast(c, 'Health Check Complete', healthSummaryText(summary));
-    const stats = await dashboardStats(db, c.var.user!.timezone);
+    const stats = await dashboardStats(db, c.var.user, c.var.user!.timezone);
     return fragment(
       c,
       <>

@@ -1,5 +1,8 @@
+/** Read model: joins knowledge (the items a reader may see, knowledge/access.ts), besides servers and ai tables. */
 import { sql, type SQL } from 'drizzle-orm';
+import type { Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
+import { readableBy } from '../knowledge/access';
 
 export const environmentFilters = ['all', 'production', 'staging', 'development'] as const;
 export type EnvironmentFilter = (typeof environmentFilters)[number];
@@ -70,24 +73,32 @@ const serverCounts = (timezone: string, environment: EnvironmentFilter) => sql`(
          coalesce(sum(n) filter (where ${inEnvironment(environment)}), 0) as servers_matching
   from server_counts)`;
 
-/** Live items (the counter the document_counts triggers keep) and those created this week (one row). */
-const documentCounts = (timezone: string) => sql`(
-  select (select coalesce(sum(live), 0) from document_counts) as documents_total,
-         (select count(*) from documents where deleted_at is null and created_at >= ${periodStart('week', timezone)}) as documents_week)`;
+/**
+ * Live restricted items the reader may not read (the kept counters count them): few and indexed, and for an
+ * admin the condition folds to false, so nothing is read.
+ */
+const hiddenLive = (reader: Actor) =>
+  sql`(select count(*) from documents where visibility = 'restricted' and deleted_at is null and not ${readableBy(reader)})`;
+
+/** Live items the reader may read (the document_counts counters less hidden ones) and those created this week (one row). */
+const documentCounts = (reader: Actor, timezone: string) => sql`(
+  select (select coalesce(sum(live), 0) from document_counts) - ${hiddenLive(reader)} as documents_total,
+         (select count(*) from documents
+          where deleted_at is null and created_at >= ${periodStart('week', timezone)} and ${readableBy(reader)}) as documents_week)`;
 
 /** Assistant answers in all and today (one row). */
 const aiCounts = (timezone: string) => sql`(
   select count(*) as ai_total, count(*) filter (where created_at >= ${periodStart('day', timezone)}) as ai_today from ai_interactions)`;
 
-/** The newest live knowledge items with their authors, as one JSON array. */
-const recentJson = (limit: number) => sql`(
+/** The newest live knowledge items the reader may read, with their authors, as one JSON array. */
+const recentJson = (reader: Actor, limit: number) => sql`(
   select coalesce(json_agg(r order by r."updatedAt" desc), '[]') from (
     select d.id, d.title, d.is_template as "isTemplate", d.is_published as "isPublished",
            d.created_at as "createdAt", d.updated_at as "updatedAt",
            case when u.id is null then null
                 else json_build_object('firstName', u.first_name, 'lastName', u.last_name, 'email', u.email) end as author
     from documents d left join users u on u.id = d.author_id
-    where d.space = 'knowledge' and d.deleted_at is null
+    where d.space = 'knowledge' and d.deleted_at is null and ${readableBy(reader, 'd')}
     order by d.updated_at desc limit ${rowLimit(limit)}) r)`;
 
 /** Servers of one environment for the overview, problems first, then by name (servers_overview_idx), as JSON. */
@@ -139,26 +150,30 @@ async function one(db: Db, query: SQL): Promise<Row> {
   return row;
 }
 
-/** Everything the dashboard shows, in one round trip: figures, recent knowledge and the server overview. */
+/**
+ * Everything the dashboard shows `reader`, in one round trip: figures, recent knowledge and the server overview
+ * (items they may not read are neither listed nor counted).
+ */
 export async function dashboardView(
   db: Db,
+  reader: Actor,
   timezone: string,
   environment: EnvironmentFilter,
 ): Promise<{ stats: DashboardStats; articles: RecentArticle[]; infra: Overview }> {
   const r = await one(
     db,
-    sql`select s.*, d.*, a.*, ${recentJson(RECENT_ROWS)} as recent, ${overviewJson(environment, OVERVIEW_ROWS)} as overview
-        from ${serverCounts(timezone, environment)} s, ${documentCounts(timezone)} d, ${aiCounts(timezone)} a`,
+    sql`select s.*, d.*, a.*, ${recentJson(reader, RECENT_ROWS)} as recent, ${overviewJson(environment, OVERVIEW_ROWS)} as overview
+        from ${serverCounts(timezone, environment)} s, ${documentCounts(reader, timezone)} d, ${aiCounts(timezone)} a`,
   );
   return { stats: toStats(r), articles: toArticles(r.recent), infra: toOverview(r) };
 }
 
-/** The stat-card figures alone (after a health check). */
-export async function dashboardStats(db: Db, timezone: string): Promise<DashboardStats> {
+/** The stat-card figures `reader` sees, alone (after a health check). */
+export async function dashboardStats(db: Db, reader: Actor, timezone: string): Promise<DashboardStats> {
   return toStats(
     await one(
       db,
-      sql`select s.*, d.*, a.* from ${serverCounts(timezone, 'all')} s, ${documentCounts(timezone)} d, ${aiCounts(timezone)} a`,
+      sql`select s.*, d.*, a.* from ${serverCounts(timezone, 'all')} s, ${documentCounts(reader, timezone)} d, ${aiCounts(timezone)} a`,
     ),
   );
 }
@@ -173,11 +188,15 @@ export async function overviewServers(db: Db, timezone: string, environment: Env
   );
 }
 
-/** GET /api/analytics/stats: server and document totals. */
-export async function analyticsStats(db: Db): Promise<{ servers: { total: number }; documents: { total: number } }> {
+/** GET /api/analytics/stats: server totals and the documents `reader` may read. */
+export async function analyticsStats(
+  db: Db,
+  reader: Actor,
+): Promise<{ servers: { total: number }; documents: { total: number } }> {
   const r = await one(
     db,
-    sql`select (select coalesce(sum(n), 0) from server_counts) as servers, (select coalesce(sum(live), 0) from document_counts) as documents`,
+    sql`select (select coalesce(sum(n), 0) from server_counts) as servers,
+               (select coalesce(sum(live), 0) from document_counts) - ${hiddenLive(reader)} as documents`,
   );
   return { servers: { total: n(r, 'servers') }, documents: { total: n(r, 'documents') } };
 }

@@ -7,20 +7,22 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Refuses state-changing requests from other origins, JSON bodies included (hono/csrf skips those).
  * A request with neither Origin nor Referer is let through only when it carries no session cookie
- * (nothing to forge: scripts, agents with a Bearer token).
+ * (nothing to forge: scripts, agents with a Bearer token). A Bearer request without a session cookie passes
+ * whatever its origin: browsers never add that header by themselves, so a forged request would need the token.
  */
 export const csrfGuard =
   (appOrigin: string, sessionCookieName: string): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
+    const hasSession = (c.req.header('cookie') ?? '').includes(`${sessionCookieName}=`);
+    if (!hasSession && /^Bearer\s/i.test(c.req.header('authorization') ?? '')) return next();
     const origin = c.req.header('origin') ?? refererOrigin(c.req.header('referer'));
     if (origin) {
       if (origin !== appOrigin) throw forbidden('Cross-site request refused.', 'csrf');
       return next();
     }
     if (c.req.header('sec-fetch-site') === 'cross-site') throw forbidden('Cross-site request refused.', 'csrf');
-    const cookie = c.req.header('cookie') ?? '';
-    if (cookie.includes(`${sessionCookieName}=`)) throw forbidden('Cross-site request refused.', 'csrf');
+    if (hasSession) throw forbidden('Cross-site request refused.', 'csrf');
     return next();
   };
 

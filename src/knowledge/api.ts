@@ -1,10 +1,12 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
 import { badRequest, notFound } from '../http/errors';
-import { requireUser } from '../auth/policy';
+import { allow, can, requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { renderMarkdown } from '../markdown/render';
+import { mayItem } from './item-access';
+import { itemFor } from './items';
 import { linkedServers } from './linked-servers';
 import { documentInput, kbTypes, type Space } from './schemas';
 import {
@@ -48,30 +50,42 @@ async function readRestoreBody(c: Context<AppEnv>) {
   return restoreBody.parse(json);
 }
 
+/** Goes on only when the user may edit the item named by :id (404 when they may not read it, else 403). */
+const writable =
+  (space: Space): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    await itemFor(c.var.deps.db, c.var.user, space, c.req.param('id') ?? '', 'item.write');
+    await next();
+  };
+
 /** The JSON routes of one space under its base path (spec §7). */
 function spaceApi(space: Space) {
   const app = new Hono<AppEnv>();
   app.use('*', requireUser());
   app.get('/', validate('query', listFilters), async (c) =>
-    c.json(await listItems(c.var.deps.db, space, c.req.valid('query'))),
+    c.json(await listItems(c.var.deps.db, space, { ...c.req.valid('query'), viewer: c.var.user })),
   );
-  app.post('/', validate('json', documentInput), async (c) =>
+  app.post('/', allow('content.write'), validate('json', documentInput), async (c) =>
     c.json(await createItem(c.var.deps.db, space, c.req.valid('json'), c.var.user!.id), 201),
   );
   app.get('/:id', async (c) => {
-    const item = await getItem(c.var.deps.db, space, c.req.param('id'));
+    const { db } = c.var.deps;
+    const user = c.var.user;
+    const item = await getItem(db, space, c.req.param('id'), { viewer: user });
     if (!item) throw notFound('Item not found.');
     if (c.req.query('include') !== 'html') return c.json(item);
     return c.json({
       ...item,
       html: renderMarkdown(item.content),
-      servers: await linkedServers(c.var.deps.db, item.id),
+      servers: await linkedServers(db, item.id),
+      canWrite: await mayItem(db, user, item, 'item.write'),
+      canShare: can(user, 'item.share', item),
     });
   });
-  app.put('/:id', validate('json', documentInput), async (c) =>
+  app.put('/:id', writable(space), validate('json', documentInput), async (c) =>
     c.json(await updateItem(c.var.deps.db, space, c.req.param('id'), c.req.valid('json'), c.var.user!.id)),
   );
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', writable(space), async (c) => {
     await deleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user!.id);
     return c.json({ message: SPACES[space].messages.deleted });
   });
@@ -90,7 +104,7 @@ function spaceApi(space: Space) {
 export function knowledgeApi() {
   const app = new Hono<AppEnv>();
   app.get('/api/knowledge-base/recent', requireUser(), validate('query', recentQuery), async (c) =>
-    c.json(await recentKnowledge(c.var.deps.db, c.req.valid('query').limit)),
+    c.json(await recentKnowledge(c.var.deps.db, c.req.valid('query').limit, c.var.user)),
   );
   app.route(SPACES.documents.api, spaceApi('documents'));
   app.route(SPACES.knowledge.api, spaceApi('knowledge'));

@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { can, requirePageUser } from '../auth/policy';
-import { notFound } from '../http/errors';
 import { formValues } from '../http/form';
 import { fragment, isHtmx, isHtmxFor } from '../http/htmx';
 import { triggerToast } from '../http/toast';
 import { readState, renderResults } from './results';
 import type { Space } from './schemas';
-import { deleteItem, getItem } from './service';
+import { itemFor } from './items';
+import { deleteItem } from './service';
 import { SPACES } from './shared';
 import { DELETE_DIALOG_ID, DeleteConfirm, DeleteConfirmPage } from './views/DeleteDialog';
 import { listUrl, listUrlIn } from './views/urls';
@@ -28,8 +28,7 @@ function spaceDeletePages(space: Space) {
   const app = new Hono<AppEnv>();
   const { path, messages } = SPACES[space];
   app.get(`${path}/:id/delete`, requirePageUser(), async (c) => {
-    const item = await getItem(c.var.deps.db, space, c.req.param('id'));
-    if (!item) throw notFound('Item not found.');
+    const item = await itemFor(c.var.deps.db, c.var.user, space, c.req.param('id'), 'item.write');
     const action = `${path}/${item.id}/delete`;
     const canRestore = can(c.var.user, 'knowledge.restore');
     if (isHtmxFor(c, DELETE_DIALOG_ID)) {
@@ -50,6 +49,7 @@ function spaceDeletePages(space: Space) {
   app.post(`${path}/:id/delete`, requirePageUser(), async (c) => {
     // The one field is a URL to go back to, checked by safeBack (anything else is the list itself).
     const back = safeBack(space, (await formValues(c)).back);
+    await itemFor(c.var.deps.db, c.var.user, space, c.req.param('id'), 'item.write');
     await deleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user!.id);
     const state = backState(space, back);
     if (!isHtmx(c)) return c.redirect(listUrl(path, state, { deleted: 1 }), 303);

@@ -14,11 +14,11 @@ function spaceDeletedPages(space: Space) {
   app.get(`${path}/deleted`, allowPage('knowledge.restore'), async (c) => {
     const { db } = c.var.deps;
     const restoredId = c.req.query('restored');
-    const restored = restoredId ? await getItem(db, space, restoredId) : null;
+    const restored = restoredId ? await getItem(db, space, restoredId, { viewer: c.var.user }) : null;
     return c.render(
       <DeletedPage
         path={path}
-        items={await listDeleted(db, space)}
+        items={await listDeleted(db, space, c.var.user)}
         limit={DELETED_ROWS}
         timeZone={c.var.user!.timezone}
         now={new Date()}

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { authorize, type Actor } from '../auth/policy';
+import { readableBy } from './access';
 import type { Db } from '../db/client';
 import { auditLog, documents, documentVersions, users } from '../db/schema';
 import { notFound } from '../http/errors';
@@ -21,8 +22,8 @@ export interface DeletedItem {
 /** Items shown at most (newest deletions first). */
 export const DELETED_ROWS = 200;
 
-/** Deleted items of a space, most recently deleted first, with who deleted each. */
-export async function listDeleted(db: Db, space: Space): Promise<DeletedItem[]> {
+/** Deleted items of a space the viewer may read, most recently deleted first, with who deleted each. */
+export async function listDeleted(db: Db, space: Space, viewer: Actor): Promise<DeletedItem[]> {
   const deleter = db
     .select({
       name: sql<string>`coalesce(nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), ''), ${users.email})`,
@@ -42,7 +43,7 @@ export async function listDeleted(db: Db, space: Space): Promise<DeletedItem[]> 
       deletedBy: sql<string | null>`(${deleter})`,
     })
     .from(documents)
-    .where(and(eq(documents.space, space), isNotNull(documents.deletedAt)))
+    .where(and(eq(documents.space, space), isNotNull(documents.deletedAt), readableBy(viewer)))
     .orderBy(desc(documents.deletedAt))
     .limit(DELETED_ROWS);
   return rows.map((r) => ({ ...r, deletedAt: r.deletedAt!.toISOString() }));

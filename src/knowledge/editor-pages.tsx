@@ -1,9 +1,8 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
-import { notFound } from '../http/errors';
-import { requirePageUser } from '../auth/policy';
+import { allowPage, can, requirePageUser } from '../auth/policy';
 import type { Item, Space } from './schemas';
-import { getItem } from './service';
+import { itemFor } from './items';
 import { editorHeading, editorItemOf, isKbType, kbTypeOf, SPACES, type EditorKind } from './shared';
 import { EditorPage } from './views/EditorPage';
 
@@ -13,24 +12,39 @@ function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: Item |
   const { timezone, autoSave } = c.var.user!;
   const { api, path } = SPACES[space];
   const editorItem = item ? editorItemOf(item) : null;
+  const sharing = item && can(c.var.user, 'item.share', item) ? { visibility: item.visibility } : undefined;
   const page = (
-    <EditorPage base={api} kind={kind} listUrl={path} item={editorItem} timeZone={timezone} autoSave={autoSave} />
+    <EditorPage
+      base={api}
+      kind={kind}
+      listUrl={path}
+      item={editorItem}
+      timeZone={timezone}
+      autoSave={autoSave}
+      sharing={sharing}
+    />
   );
   return c.render(page, { title, subtitle });
 }
 
-async function load(c: Context<AppEnv>, space: Space): Promise<Item> {
-  const item = await getItem(c.var.deps.db, space, c.req.param('id') ?? '');
-  if (!item) throw notFound(SPACES[space].messages.missing);
-  return item;
+/** The item to edit: 404 when absent or not readable by the user, 403 when they may read but not edit it. */
+function load(c: Context<AppEnv>, space: Space): Promise<Item> {
+  return itemFor(
+    c.var.deps.db,
+    c.var.user,
+    space,
+    c.req.param('id') ?? '',
+    'item.write',
+    SPACES[space].messages.missing,
+  );
 }
 
 /** GET /knowledge-base/new?type=…, /knowledge-base/:id/edit, /documents/new, /documents/:id/edit. */
 export function editorPages() {
   const app = new Hono<AppEnv>();
-  app.use('/knowledge-base/new', requirePageUser());
+  app.use('/knowledge-base/new', allowPage('content.write'));
   app.use('/knowledge-base/:id/edit', requirePageUser());
-  app.use('/documents/new', requirePageUser());
+  app.use('/documents/new', allowPage('content.write'));
   app.use('/documents/:id/edit', requirePageUser());
   app.get('/knowledge-base/new', (c) => {
     const type = c.req.query('type');

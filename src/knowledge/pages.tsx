@@ -30,12 +30,13 @@ async function listPage(c: Context<AppEnv>, space: Space) {
     <ListPage
       space={space}
       state={state}
-      categories={await listCategories(c.var.deps.db, space)}
+      categories={await listCategories(c.var.deps.db, space, c.var.user)}
       results={node}
       autoCreateOpen={c.req.query('autocreate') === 'true'}
       notice={notice}
       replaceUrl={cleaned}
       admin={can(c.var.user, 'knowledge.restore')}
+      canWrite={can(c.var.user, 'content.write')}
     />
   );
   return c.render(page, { title: heading.title, subtitle: heading.subtitle });
@@ -44,7 +45,7 @@ async function listPage(c: Context<AppEnv>, space: Space) {
 /** The spec's deep link ?doc={id}: the item's own page, so the address goes on naming it (null: no such item). */
 async function openDoc(c: Context<AppEnv>, space: Space): Promise<Response | null> {
   const doc = c.req.query('doc');
-  const item = doc ? await getItem(c.var.deps.db, space, doc) : null;
+  const item = doc ? await getItem(c.var.deps.db, space, doc, { viewer: c.var.user }) : null;
   return item ? c.redirect(itemHref(space, item.id, item.title), 302) : null;
 }
 

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { can, requirePageUser } from '../auth/policy';
 import { notFound } from '../http/errors';
+import { mayItem } from './item-access';
 import type { Space } from './schemas';
 import { readItem } from './service';
 import { itemHref, SPACES } from './shared';
@@ -19,20 +20,21 @@ const backToList = (c: Context<AppEnv>, space: Space) =>
   listUrlIn(SPACES[space].path, c.req.header('referer')) ?? SPACES[space].path;
 
 async function readPage(c: Context<AppEnv>, space: Space) {
-  const read = await readItem(c.var.deps.db, space, c.req.param('id') ?? '');
+  const { db } = c.var.deps;
+  const user = c.var.user!;
+  const read = await readItem(db, space, c.req.param('id') ?? '', user);
   if (!read) throw notFound(SPACES[space].messages.missing);
   const canonical = itemHref(space, read.item.id, read.item.title);
   // A wrong or old slug (the title changed): the current address, kept for good.
   const slug = c.req.param('slug');
   if (slug !== undefined && c.req.path !== canonical) return c.redirect(canonical, 301);
-  const user = c.var.user!;
-  const mayWrite = can(user, 'app.use');
+  const mayWrite = await mayItem(db, user, read.item, 'item.write');
   const props = {
     space,
     read,
     back: backToList(c, space),
     timeZone: user.timezone,
-    actions: { edit: mayWrite, history: mayWrite, delete: mayWrite },
+    actions: { edit: mayWrite, history: true, delete: mayWrite, share: can(user, 'item.share', read.item) },
     script: c.var.deps.assets.scripts?.reading,
   };
   c.header('Link', `<${canonical}>; rel="canonical"`);
@@ -47,7 +49,21 @@ async function readPage(c: Context<AppEnv>, space: Space) {
 /** Everything the page shows but the content (its version stands for it): the same key, the same page. */
 function readPageKey({ read, ...rest }: ReadPageProps): string {
   const { id, version, updatedAt, title, category, tags, templateType, isTemplate, author } = read.item;
-  const item = { id, version, updatedAt, title, category, tags, templateType, isTemplate, author };
+  const { owner, ownerId, visibility } = read.item;
+  const item = {
+    id,
+    version,
+    updatedAt,
+    title,
+    category,
+    tags,
+    templateType,
+    isTemplate,
+    author,
+    owner,
+    ownerId,
+    visibility,
+  };
   return JSON.stringify({ ...rest, item, servers: read.servers });
 }
 

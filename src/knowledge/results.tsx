@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { can } from '../auth/policy';
-import { listQuery, type Space } from './schemas';
+import { listQuery, type Item, type Space } from './schemas';
 import { categoryCounts, countItems, listItems, listTitles } from './service';
 import { SPACES } from './shared';
 import { buildGroups, CategoryPane } from './views/CategoryPane';
@@ -17,9 +17,12 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
   const { path, hasKinds } = SPACES[space];
   const now = new Date();
   // readState keeps type and view only for a space with kinds.
-  const filters = { q: state.q, type: state.type, category: state.category };
+  const filters = { q: state.q, type: state.type, category: state.category, viewer: c.var.user };
+  const canWrite = can(c.var.user, 'content.write');
+  // A list does not look up the reader's shares: an item shared with them for writing shows no delete here.
+  const canEdit = (item: Item) => can(c.var.user, 'item.write', { ...item, share: null });
   const Empty = EMPTY_STATES[space];
-  const empty = <Empty filtering={isFiltering(state)} />;
+  const empty = <Empty filtering={isFiltering(state)} canWrite={canWrite} />;
   if (state.view === 'category') {
     const [titles, counts] = await Promise.all([
       listTitles(db, space, { ...filters, limit: 600 }),
@@ -32,6 +35,8 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
         groups={buildGroups(titles, counts)}
         now={now}
         canRestore={can(c.var.user, 'knowledge.restore')}
+        canWrite={canWrite}
+        timeZone={c.var.user?.timezone ?? 'UTC'}
       />
     ) : undefined;
     return (
@@ -44,6 +49,8 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
         empty={empty}
         category={category}
         showType
+        canWrite={canWrite}
+        canEdit={canEdit}
       />
     );
   }
@@ -52,7 +59,19 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
     listItems(db, space, { ...filters, limit, summary: true }),
     countItems(db, space, filters),
   ]);
-  return <Results path={path} state={state} items={items} total={total} now={now} empty={empty} showType={hasKinds} />;
+  return (
+    <Results
+      path={path}
+      state={state}
+      items={items}
+      total={total}
+      now={now}
+      empty={empty}
+      showType={hasKinds}
+      canWrite={canWrite}
+      canEdit={canEdit}
+    />
+  );
 }
 
 /** The list state from query parameters (bad values are ignored, never an error page). */

@@ -4,11 +4,15 @@ import { knowledgeApi } from './api';
 import { editorPages } from './editor-pages';
 import { knowledgePages } from './pages';
 import { readPages } from './read-pages';
+import { shareApi } from './share-api';
+import { sharePages } from './share-page';
 
-/** Everything of the knowledge feature: JSON API, the list pages, the editor and each item's read page. */
+/** Everything of the knowledge feature: JSON API, sharing, the list pages, the editor, each item's read page and share links. */
 export function knowledgeRoutes() {
   const app = new Hono<AppEnv>();
   app.route('/', knowledgeApi());
+  app.route('/', shareApi());
+  app.route('/', sharePages());
   app.route('/', knowledgePages());
   app.route('/', editorPages());
   // Last: `/{id}/{slug}` would otherwise answer for `/{id}/edit` and `/{id}/delete`.

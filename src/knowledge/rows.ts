@@ -1,3 +1,4 @@
+import { alias } from 'drizzle-orm/pg-core';
 import { documents, users } from '../db/schema';
 import type { Item } from './schemas';
 import { ITEM_FIELDS, pick, SNAPSHOT_FIELDS } from './shared';
@@ -11,18 +12,34 @@ export const authorColumns = {
   authorEmail: users.email,
 };
 
+/** The owner's row, joined beside the author's (single-item reads). */
+export const owners = alias(users, 'owners');
+
+export const ownerColumns = {
+  ownerFirstName: owners.firstName,
+  ownerLastName: owners.lastName,
+  ownerEmail: owners.email,
+};
+
 /** An item as the database returns it: the API item with real dates and the stored form model. */
-export type ItemRow = Omit<Item, 'createdAt' | 'updatedAt' | 'formModel' | 'author'> & {
+export type ItemRow = Omit<Item, 'createdAt' | 'updatedAt' | 'formModel' | 'author' | 'owner'> & {
   formModel: unknown;
   createdAt: Date;
   updatedAt: Date;
 };
 
 type AuthorRow = { authorFirstName: string | null; authorLastName: string | null; authorEmail: string | null };
+type OwnerRow = { ownerFirstName: string | null; ownerLastName: string | null; ownerEmail: string | null };
 
-/** A selected row (optionally with author columns) → the JSON item. */
-export function toItem(row: ItemRow & Partial<AuthorRow>): Item {
-  const { authorFirstName, authorLastName, authorEmail, ...r } = row;
+const person = (firstName: string | null | undefined, lastName: string | null | undefined, email: string) => ({
+  firstName: firstName ?? null,
+  lastName: lastName ?? null,
+  email,
+});
+
+/** A selected row (optionally with author and owner columns) → the JSON item. */
+export function toItem(row: ItemRow & Partial<AuthorRow> & Partial<OwnerRow>): Item {
+  const { authorFirstName, authorLastName, authorEmail, ownerFirstName, ownerLastName, ownerEmail, ...r } = row;
   return {
     ...pick(r, ITEM_FIELDS),
     tags: r.tags ?? [],
@@ -30,9 +47,10 @@ export function toItem(row: ItemRow & Partial<AuthorRow>): Item {
     formModel: (r.formModel as Record<string, unknown> | null) ?? null,
     createdAt: new Date(r.createdAt).toISOString(),
     updatedAt: new Date(r.updatedAt).toISOString(),
-    author: authorEmail
-      ? { firstName: authorFirstName ?? null, lastName: authorLastName ?? null, email: authorEmail }
-      : null,
+    author: authorEmail ? person(authorFirstName, authorLastName, authorEmail) : null,
+    ...(ownerEmail !== undefined
+      ? { owner: ownerEmail ? person(ownerFirstName, ownerLastName, ownerEmail) : null }
+      : {}),
   };
 }
 

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { documentCounts, documents, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict } from '../http/errors';
+import { hiddenCounts, readableBy } from './access';
 import { getItem, lockRow, writeVersion } from './items';
 import { describeChanges } from './versions';
 import { authorColumns, itemColumns, toItem } from './rows';
@@ -20,6 +22,11 @@ export interface ListFilters {
   limit?: number;
   /** Leave out content and formModel (list screens do not show them). */
   summary?: boolean;
+  /**
+   * Who reads the list: when given (even as null or undefined), restricted items this reader may not read are left
+   * out of the items, totals and category counts. Every route passes it.
+   */
+  viewer?: Actor;
 }
 
 /** Fields an input sets on the row (undefined = keep, on update). */
@@ -143,6 +150,7 @@ function filterWhere(space: Space, filters: ListFilters): SQL | undefined {
     typeCondition(filters.type),
     categoryCondition(filters.category),
     searchCondition(filters.q),
+    'viewer' in filters ? readableBy(filters.viewer) : undefined,
   );
 }
 
@@ -165,10 +173,22 @@ async function keptCounts(db: Db, space: Space, category?: string) {
     .orderBy(asc(documentCounts.category));
 }
 
+/**
+ * The kept counters less what the reader may not see (hiddenCounts): the category tree and totals of a reader
+ * never count a restricted item they cannot open.
+ */
+async function visibleCounts(db: Db, space: Space, filters: ListFilters) {
+  const [kept, hidden] = await Promise.all([
+    keptCounts(db, space, filters.category),
+    'viewer' in filters ? hiddenCounts(db, filters.viewer) : [],
+  ]);
+  const lost = new Map(hidden.filter((h) => h.space === space).map((h) => [h.category, h.hidden]));
+  return kept.map((r) => ({ ...r, count: r.count - (lost.get(r.name) ?? 0) })).filter((r) => r.count > 0);
+}
+
 /** How many live items match the filters (from the kept counters when only a category is chosen). */
 export async function countItems(db: Db, space: Space, filters: ListFilters = {}): Promise<number> {
-  if (countedByCategory(filters))
-    return (await keptCounts(db, space, filters.category)).reduce((n, r) => n + r.count, 0);
+  if (countedByCategory(filters)) return (await visibleCounts(db, space, filters)).reduce((n, r) => n + r.count, 0);
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(documents).where(filterWhere(space, filters));
   return Number(row?.n ?? 0);
 }
@@ -179,7 +199,7 @@ export async function categoryCounts(
   space: Space,
   filters: ListFilters = {},
 ): Promise<{ name: string; count: number }[]> {
-  if (countedByCategory(filters)) return keptCounts(db, space, filters.category);
+  if (countedByCategory(filters)) return visibleCounts(db, space, filters);
   const name = sql<string>`coalesce(nullif(${documents.category}, ''), '')`;
   const rows = await db
     .select({ name, count: sql<number>`count(*)::int` })
@@ -189,9 +209,9 @@ export async function categoryCounts(
   return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
 }
 
-/** The distinct categories of a space's live items, alphabetical (from the kept counters). */
-export async function listCategories(db: Db, space: Space): Promise<string[]> {
-  return (await keptCounts(db, space)).map((r) => r.name).filter(Boolean);
+/** The distinct categories of a space's live items the viewer may read, alphabetical (from the kept counters). */
+export async function listCategories(db: Db, space: Space, viewer: Actor): Promise<string[]> {
+  return (await visibleCounts(db, space, { viewer })).map((r) => r.name).filter(Boolean);
 }
 
 /** Soft delete: sets deleted_at (versions stay restorable for admins) and records an audit event. */
@@ -209,7 +229,7 @@ export async function deleteItem(db: Db, space: Space, id: string, actorId: stri
   });
 }
 
-/** The newest knowledge items with their authors (dashboard). */
-export async function recentKnowledge(db: Db, limit = 5): Promise<Item[]> {
-  return listItems(db, 'knowledge', { limit: Math.min(Math.max(1, limit), 50) });
+/** The newest knowledge items this viewer may read, with their authors. */
+export async function recentKnowledge(db: Db, limit: number, viewer: Actor): Promise<Item[]> {
+  return listItems(db, 'knowledge', { limit: Math.min(Math.max(1, limit), 50), viewer });
 }

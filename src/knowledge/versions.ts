@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { documents, documentVersions, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict, notFound } from '../http/errors';
+import { authorizeItem } from './item-access';
 import { getItem, isUuid, lockRow, writeVersion } from './items';
 import { itemColumns, snapshotOf, type ItemRow } from './rows';
 import type { Item, Space, VersionItem } from './schemas';
@@ -40,9 +41,12 @@ function authorName(first: string | null, last: string | null, email: string | n
   return [first, last].filter(Boolean).join(' ') || email || 'Unknown';
 }
 
-/** Every version of an item, newest first (404 when the item is absent; a deleted one only for knowledge.restore). */
+/**
+ * Every version of an item, newest first (404 when the item is absent or the actor may not read it; a deleted one
+ * only for knowledge.restore).
+ */
 export async function listVersions(db: Db, space: Space, id: string, actor: Actor): Promise<VersionItem[]> {
-  const item = await getItem(db, space, id, { includeDeleted: can(actor, 'knowledge.restore') });
+  const item = await getItem(db, space, id, { includeDeleted: can(actor, 'knowledge.restore'), viewer: actor });
   if (!item) throw notFound('Item not found.');
   const rows = await db
     .select({
@@ -92,6 +96,7 @@ export async function restoreVersion(
   const actorId = actor?.id ?? null;
   await db.transaction(async (tx) => {
     const current = await lockRow(tx, space, id, can(actor, 'knowledge.restore'));
+    await authorizeItem(tx, actor, current, 'item.write');
     if (opts.version !== undefined && opts.version !== current.version) {
       throw conflict(
         `This item was changed by someone else (now version ${current.version}). Reload it and try again.`,

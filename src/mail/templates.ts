@@ -180,7 +180,13 @@ export function serverStatusMail(p: {
   });
 }
 
-export type SecurityEvent = 'password_changed' | 'password_reset' | 'sessions_revoked';
+export type SecurityEvent =
+  | 'password_changed'
+  | 'password_reset'
+  | 'sessions_revoked'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'recovery_code_used';
 
 const securityWhat: Record<SecurityEvent, { subject: string; what: string }> = {
   password_changed: {
@@ -194,6 +200,18 @@ const securityWhat: Record<SecurityEvent, { subject: string; what: string }> = {
   sessions_revoked: {
     subject: `Your other ${PRODUCT_NAME} sessions were signed out`,
     what: 'All sessions of your account except the one that asked were signed out.',
+  },
+  two_factor_enabled: {
+    subject: `Two-factor sign-in was turned on for your ${PRODUCT_NAME} account`,
+    what: 'Two-factor sign-in was turned on in Settings: signing in now also asks for a code from an authenticator app.',
+  },
+  two_factor_disabled: {
+    subject: `Two-factor sign-in was turned off for your ${PRODUCT_NAME} account`,
+    what: 'Two-factor sign-in was turned off in Settings: signing in no longer asks for a code.',
+  },
+  recovery_code_used: {
+    subject: `A recovery code was used for your ${PRODUCT_NAME} account`,
+    what: 'One of your two-factor recovery codes was used instead of a code from your authenticator app.',
   },
 };
 

@@ -3,9 +3,8 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env';
-import { publicRoute } from '../auth/policy';
+import { allow, publicRoute } from '../auth/policy';
 import { forbidden, notFound, tooLarge, unsupportedMedia } from '../http/errors';
-import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { isUuid } from '../knowledge/service';
 import { getObject, saveObject, setVisibility } from './service';
@@ -31,17 +30,17 @@ const imageLimit = bodyLimit({
 /** The image PUT: bytes under their own 10 MB limit, so the app's 5 MB body limit and text checks skip it. */
 export const isImageUpload = (path: string) => path.startsWith('/api/objects/put/');
 
-/** Image uploads: signed upload URL → PUT the bytes → set the ACL → served at /objects/:id. */
+/** Image uploads (editors and admins): signed upload URL → PUT the bytes → set the ACL → served at /objects/:id. */
 export function objectRoutes() {
   const app = new Hono<AppEnv>();
 
-  app.post('/api/objects/upload', requireUser(), (c) =>
+  app.post('/api/objects/upload', allow('content.write'), (c) =>
     c.json({ uploadURL: signUploadUrl(c.var.deps.secret, randomUUID(), c.var.user!.id) }),
   );
 
   app.put(
     '/api/objects/put/:id',
-    requireUser(),
+    allow('content.write'),
     async (c, next) => {
       const id = c.req.param('id');
       const { exp, sig } = c.req.query();
@@ -65,7 +64,7 @@ export function objectRoutes() {
     },
   );
 
-  app.put('/api/objects/acl', requireUser(), validate('json', aclInput), async (c) => {
+  app.put('/api/objects/acl', allow('content.write'), validate('json', aclInput), async (c) => {
     const { imageURL, visibility } = c.req.valid('json');
     const id = ID_IN_URL.exec(imageURL)?.[1];
     if (!id) throw notFound('Image not found.');

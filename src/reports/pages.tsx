@@ -8,7 +8,7 @@ import { HealthReportPage } from './views/HealthReportPage';
 export function reportsPages() {
   const app = new Hono<AppEnv>();
   app.get('/reports/health', requirePageUser(), async (c) => {
-    const report = await buildHealthReport(c.var.deps.db);
+    const report = await buildHealthReport(c.var.deps.db, c.var.user);
     return c.render(<HealthReportPage report={report} timeZone={c.var.user!.timezone} />, {
       title: 'Health report',
       subtitle: 'Fleet status, state changes, long outages, high usage and stale metrics',

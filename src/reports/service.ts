@@ -1,4 +1,6 @@
+/** Read model: joins knowledge (the runbooks a reader may see, knowledge/access.ts). */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
 import {
   DEFAULT_TIMEZONE,
@@ -10,6 +12,7 @@ import {
   type ServerStatus,
 } from '../db/schema';
 import { lastSuccessfulRunStart } from '../jobs/service';
+import { readableBy } from '../knowledge/access';
 
 /** The job whose last successful run marks "since the last report". */
 export const HEALTH_REPORT_JOB = 'health-report';
@@ -59,9 +62,12 @@ export interface HealthReport {
   offlineLong: OfflineServer[];
   highUsage: HighUsageServer[];
   staleMetrics: StaleServer[];
-  /** The runbooks of each server that changed state or is offline, by server id. */
+  /** The runbooks of each server that changed state or is offline, by server id (those the reader may read). */
   runbooks: Record<string, RunbookRef[]>;
 }
+
+/** The fleet part of the report: the same for every reader. */
+export type FleetReport = Omit<HealthReport, 'runbooks'>;
 
 const emptyCounts = () => Object.fromEntries(serverStatuses.map((s) => [s, 0])) as Record<ServerStatus, number>;
 const asDate = (v: unknown) => (v == null ? null : v instanceof Date ? v : new Date(String(v)));
@@ -154,14 +160,14 @@ async function staleMetrics(db: Db, now: Date): Promise<StaleServer[]> {
   return rows.map((r) => ({ ...ref(r), metricsUpdatedAt: asDate(r.metrics_updated_at) }));
 }
 
-/** The live documents linked to these servers, by server id, titles in order. */
-async function runbooksOf(db: Db, serverIds: string[]): Promise<Record<string, RunbookRef[]>> {
+/** The live documents linked to these servers that `reader` may read, by server id, titles in order. */
+async function runbooksOf(db: Db, serverIds: string[], reader: Actor): Promise<Record<string, RunbookRef[]>> {
   if (!serverIds.length) return {};
   const rows = await db
     .select({ serverId: serverDocuments.serverId, id: documents.id, space: documents.space, title: documents.title })
     .from(serverDocuments)
     .innerJoin(documents, eq(documents.id, serverDocuments.documentId))
-    .where(and(inArray(serverDocuments.serverId, serverIds), isNull(documents.deletedAt)))
+    .where(and(inArray(serverDocuments.serverId, serverIds), isNull(documents.deletedAt), readableBy(reader)))
     .orderBy(asc(documents.title));
   const byServer: Record<string, RunbookRef[]> = {};
   for (const { serverId, ...doc } of rows) {
@@ -172,7 +178,7 @@ async function runbooksOf(db: Db, serverIds: string[]): Promise<Record<string, R
 }
 
 /** The fleet summary; "changed" covers the time since the last successful report run (or the last 24 hours). */
-export async function buildHealthReport(db: Db, opts: { now?: Date; since?: Date } = {}): Promise<HealthReport> {
+export async function buildFleetReport(db: Db, opts: { now?: Date; since?: Date } = {}): Promise<FleetReport> {
   const now = opts.now ?? new Date();
   const since =
     opts.since ?? (await lastSuccessfulRunStart(db, HEALTH_REPORT_JOB)) ?? new Date(now.getTime() - DEFAULT_WINDOW_MS);
@@ -183,21 +189,28 @@ export async function buildHealthReport(db: Db, opts: { now?: Date; since?: Date
     await highUsage(db),
     await staleMetrics(db, now),
   ];
-  const runbooks = await runbooksOf(db, [...new Set([...changed, ...offline].map((s) => s.id))]);
-  return {
-    generatedAt: now,
-    since,
-    ...c,
-    changed,
-    offlineLong: offline,
-    highUsage: high,
-    staleMetrics: stale,
-    runbooks,
-  };
+  return { generatedAt: now, since, ...c, changed, offlineLong: offline, highUsage: high, staleMetrics: stale };
+}
+
+/** The fleet report with the runbooks `reader` may read of each server that changed state or is offline. */
+export async function withRunbooks(db: Db, fleet: FleetReport, reader: Actor): Promise<HealthReport> {
+  const ids = [...new Set([...fleet.changed, ...fleet.offlineLong].map((s) => s.id))];
+  return { ...fleet, runbooks: await runbooksOf(db, ids, reader) };
+}
+
+/** The whole report as `reader` sees it. */
+export async function buildHealthReport(
+  db: Db,
+  reader: Actor,
+  opts: { now?: Date; since?: Date } = {},
+): Promise<HealthReport> {
+  return withRunbooks(db, await buildFleetReport(db, opts), reader);
 }
 
 export interface ReportRecipient {
   id: string;
+  /** Their role: which runbooks their copy lists. */
+  role: string;
   email: string;
   firstName: string | null;
   timezone: string;
@@ -207,7 +220,7 @@ export interface ReportRecipient {
 export function reportRecipients(db: Db): Promise<ReportRecipient[]> {
   return queryRows<ReportRecipient>(
     db,
-    sql`select u.id, u.email, u.first_name as "firstName", coalesce(p.timezone, ${DEFAULT_TIMEZONE}) as timezone
+    sql`select u.id, u.role, u.email, u.first_name as "firstName", coalesce(p.timezone, ${DEFAULT_TIMEZONE}) as timezone
         from users u left join user_preferences p on p.user_id = u.id
         where u.account_status = 'active' and (u.role = 'admin' or p.health_reports = true)
         order by u.email`,

@@ -10,7 +10,7 @@ export function searchApi() {
   const app = new Hono<AppEnv>();
   app.get('/api/search', requireUser(), validate('query', searchQuery), async (c) => {
     const { q, limit } = c.req.valid('query');
-    return c.json(await search(c.var.deps.db, q, limit));
+    return c.json(await search(c.var.deps.db, c.var.user, q, limit));
   });
   return app;
 }

@@ -18,7 +18,7 @@ export function searchPages() {
   const app = new Hono<AppEnv>();
   app.get('/search', requirePageUser(), async (c) => {
     const q = queryOf(c.req.query('q'));
-    const results = await search(c.var.deps.db, q, 50);
+    const results = await search(c.var.deps.db, c.var.user, q, 50);
     return c.render(<SearchPage q={q} results={results} />, {
       title: 'Search',
       subtitle: 'Knowledge base, documents and servers',
@@ -26,7 +26,7 @@ export function searchPages() {
   });
   app.get('/search/suggest', allow('app.use', signInToSearch), async (c) => {
     const q = queryOf(c.req.query('q'));
-    const results = await search(c.var.deps.db, q, 8);
+    const results = await search(c.var.deps.db, c.var.user, q, 8);
     c.header('Cache-Control', 'no-store');
     return fragment(c, <Suggestions q={q} results={results} />);
   });

@@ -1,5 +1,8 @@
-import { sql } from 'drizzle-orm';
+/** Read model: joins knowledge (the items a reader may see, knowledge/access.ts), besides servers. */
+import { sql, type SQL } from 'drizzle-orm';
+import { can, type Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
+import { readableBy } from '../knowledge/access';
 import { itemHref } from '../knowledge/shared';
 import { likeEscape, prefixTsquery } from './query';
 import type { SearchResult } from './schemas';
@@ -49,22 +52,48 @@ const serverResult = (r: ServerRow): SearchResult => ({
   url: `/infrastructure?server=${r.id}`,
 });
 
+/** Every ranked candidate (ranked_documents() ranks at most 600 whatever the limit asked for). */
+const ALL_CANDIDATES = 600;
+
+/**
+ * How many ranked hits to ask for: `limit`, or, for a reader who may not see every item, all candidates, so
+ * that dropping the hidden ones still leaves `limit` hits (ranking costs the same: every candidate is ranked).
+ */
+const candidatesFor = (reader: Actor, limit: number) =>
+  can(reader, 'item.read', { visibility: 'restricted' }) ? limit : ALL_CANDIDATES;
+
+/**
+ * The best `limit` ranked hits of a tsquery that `reader` may read, as a subquery (id, rank, updated_at):
+ * filtered before the limit, and on the visibility columns alone, so no text is read for a hit that is dropped.
+ */
+export const readableHits = (reader: Actor, query: SQL, limit: number) => sql`(
+  select r.id, r.rank, r.updated_at
+  from ranked_documents(${query}, ${candidatesFor(reader, limit)}) r join documents v on v.id = r.id
+  where ${readableBy(reader, 'v')}
+  order by r.rank desc, r.updated_at desc limit ${limit})`;
+
 /**
  * Both kinds of hit in one round trip, best first:
- * - knowledge items and documents by full text (title A > excerpt/tags/category B > content C), the last
- *   word as a prefix, ranked by ranked_documents() (migration 0009: only the first 300 matches and the first
- *   300 title matches are ranked);
+ * - knowledge items and documents `reader` may read, by full text (title A > excerpt/tags/category B > content
+ *   C), the last word as a prefix, ranked by ranked_documents() (migration 0009: only the first 300 matches and
+ *   the first 300 title matches are ranked); the reader's filter applies before the limit;
  * - servers whose name, IP address or function contains the text (servers.search_text, trigram-indexed),
  *   the earliest match first, so name hits come before address hits and those before function hits.
  */
-async function searchBoth(db: Db, q: string, limit: number): Promise<{ docs: SearchResult[]; hosts: SearchResult[] }> {
+async function searchBoth(
+  db: Db,
+  reader: Actor,
+  q: string,
+  limit: number,
+): Promise<{ docs: SearchResult[]; hosts: SearchResult[] }> {
   const text = q.trim().toLowerCase();
   const [row] = await queryRows<{ docs: DocRow[]; hosts: ServerRow[] }>(
     db,
     sql`select
       (select coalesce(json_agg(d order by d.rank desc, d.updated_at desc), '[]') from (
          select d.id, d.title, d.excerpt, left(d.content, 400) as snippet, d.category, d.space, r.rank, r.updated_at
-         from ranked_documents(to_tsquery('english', ${prefixTsquery(q)}), ${limit}) r join documents d on d.id = r.id) d) as docs,
+         from ${readableHits(reader, sql`to_tsquery('english', ${prefixTsquery(q)})`, limit)} r
+         join documents d on d.id = r.id) d) as docs,
       (select coalesce(json_agg(s order by s.position, s.name), '[]') from (
          select id, name, ip_address as "ipAddress", primary_function as "primaryFunction", environment,
                 strpos(search_text, ${text}) as position
@@ -74,10 +103,13 @@ async function searchBoth(db: Db, q: string, limit: number): Promise<{ docs: Sea
   return { docs: row.docs.map(documentResult), hosts: row.hosts.map(serverResult) }; // json columns arrive parsed
 }
 
-/** The global search: documents by rank, then servers; servers keep up to half the places when both match. */
-export async function search(db: Db, q: string, limit = 8): Promise<SearchResult[]> {
+/**
+ * The global search as `reader` sees it: documents by rank, then servers; servers keep up to half the places
+ * when both match.
+ */
+export async function search(db: Db, reader: Actor, q: string, limit = 8): Promise<SearchResult[]> {
   if (!q.trim()) return [];
-  const { docs, hosts } = await searchBoth(db, q, limit);
+  const { docs, hosts } = await searchBoth(db, reader, q, limit);
   const serverPlaces = Math.min(hosts.length, Math.max(limit - docs.length, Math.ceil(limit / 2)));
   return [...docs.slice(0, limit - serverPlaces), ...hosts.slice(0, serverPlaces)];
 }

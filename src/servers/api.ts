@@ -32,7 +32,7 @@ export const TOKEN_MAINTENANCE_REFUSED = 'An agent may not set maintenance: an a
  * token only reports for the servers it names (403).
  */
 const sessionOrToken = (): MiddlewareHandler<AppEnv> =>
-  customGuard('app.use', async (c, next) => {
+  customGuard('content.write', async (c, next) => {
     const header = c.req.header('authorization');
     if (header) {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -41,7 +41,8 @@ const sessionOrToken = (): MiddlewareHandler<AppEnv> =>
       if (!token.serverIds.includes(c.req.param('id') ?? '')) throw forbidden(TOKEN_SERVER_REFUSED);
       return next();
     }
-    authorize(c.var.user, 'app.use');
+    // A signed-in person pushes metrics (and sets maintenance) as an editor action.
+    authorize(c.var.user, 'content.write');
     return next();
   });
 
@@ -83,6 +84,8 @@ async function documentIdOf(c: Context<AppEnv>): Promise<string> {
 
 function serversApi() {
   const app = new Hono<AppEnv>();
+  // Adding, editing, deleting servers, their document links and running a check: editors and admins (403 otherwise).
+  const write = allow('content.write');
   app.put('/:id/metrics', sessionOrToken(), validate('json', metricsInput), async (c) => {
     const input = c.req.valid('json');
     refuseAgentMaintenance(c, input);
@@ -95,30 +98,30 @@ function serversApi() {
     return sendServerList(c);
   });
   // The row is committed first; its first check then has at most CREATE_CHECK_WAIT_MS to make the answer.
-  app.post('/', validate('json', serverInput), async (c) => {
+  app.post('/', write, validate('json', serverInput), async (c) => {
     const server = await createServer(c.var.deps.db, c.req.valid('json'), actor(c));
     return c.json(await checkNewServer(c.var.deps, server, actor(c)), 201);
   });
   app.get('/:id', async (c) => c.json(await requireServer(c.var.deps.db, c.req.param('id'))));
-  app.put('/:id', validate('json', serverInput), async (c) =>
+  app.put('/:id', write, validate('json', serverInput), async (c) =>
     c.json(await updateServer(c.var.deps.db, c.req.param('id'), c.req.valid('json'), actor(c))),
   );
-  app.delete('/:id', async (c) => {
+  app.delete('/:id', write, async (c) => {
     await deleteServer(c.var.deps.db, c.req.param('id'), actor(c));
     return c.json({ message: 'Server deleted successfully.' });
   });
-  app.post('/:id/health-check', async (c) => {
+  app.post('/:id/health-check', write, async (c) => {
     return c.json(await checkServer(c.var.deps, c.req.param('id'), actor(c)));
   });
   app.get('/:id/documents', async (c) => {
     const server = await requireServer(c.var.deps.db, c.req.param('id'));
-    return c.json(await listServerDocuments(c.var.deps.db, server.id));
+    return c.json(await listServerDocuments(c.var.deps.db, server.id, c.var.user));
   });
-  app.post('/:id/documents', validate('json', documentLinkInput), async (c) => {
+  app.post('/:id/documents', write, validate('json', documentLinkInput), async (c) => {
     const { documentId, documentType } = c.req.valid('json');
-    return c.json(await linkDocument(c.var.deps.db, c.req.param('id'), documentId, documentType, actor(c)), 201);
+    return c.json(await linkDocument(c.var.deps.db, c.req.param('id'), documentId, documentType, c.var.user), 201);
   });
-  app.delete('/:id/documents', async (c) => {
+  app.delete('/:id/documents', write, async (c) => {
     await unlinkDocument(c.var.deps.db, c.req.param('id'), await documentIdOf(c), actor(c));
     return c.json({ message: 'Document unlinked.' });
   });

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { AppError, notFound } from '../http/errors';
 import { checkForm, formValues } from '../http/form';
-import { requirePageUser } from '../auth/policy';
+import { allowPage, can, requirePageUser } from '../auth/policy';
 import { listTitles } from '../knowledge/service';
 import { checkServer } from './commands';
 import { firstPageIndex, matchesServer, MISSING_SERVER, SERVER_PAGE_SIZE, type ServerFilters } from './shared';
@@ -23,12 +23,12 @@ import { ServerDetail, type DocumentOption } from './views/ServerDetail';
 const TITLE = 'Infrastructure';
 const SUBTITLE = 'Monitor and manage your server infrastructure';
 
-/** Knowledge items and documents a server can be linked to (titles only). */
+/** Knowledge items and documents the user may read that a server can be linked to (titles only). */
 async function documentOptions(c: Context<AppEnv>): Promise<DocumentOption[]> {
   const { db } = c.var.deps;
   const [kb, docs] = await Promise.all([
-    listTitles(db, 'knowledge', { limit: 500 }),
-    listTitles(db, 'documents', { limit: 500 }),
+    listTitles(db, 'knowledge', { limit: 500, viewer: c.var.user }),
+    listTitles(db, 'documents', { limit: 500, viewer: c.var.user }),
   ]);
   return [...kb, ...docs].map((d) => ({ id: d.id, title: d.title })).sort((a, b) => a.title.localeCompare(b.title));
 }
@@ -38,7 +38,7 @@ async function renderDetail(c: Context<AppEnv>, id: string, linkError?: string) 
   const server = await requireServer(db, id);
   const [checks, links, options] = await Promise.all([
     listHealthChecks(db, id, 50),
-    listServerDocuments(db, id),
+    listServerDocuments(db, id, c.var.user),
     documentOptions(c),
   ]);
   return c.render(
@@ -49,6 +49,7 @@ async function renderDetail(c: Context<AppEnv>, id: string, linkError?: string) 
       options={options}
       timeZone={c.var.user!.timezone}
       linkError={linkError}
+      canWrite={can(c.var.user, 'content.write')}
     />,
     {
       title: server.name,
@@ -75,7 +76,7 @@ export function serverPages() {
     const f = serverFilters.parse(c.req.query());
     const filters = { q: f.q ?? '', environment: f.environment ?? '', status: f.status ?? '' };
     const highlight = c.req.query('server');
-    const [{ servers }, docCounts] = await Promise.all([cachedServerList(db), documentCounts(db)]);
+    const [{ servers }, docCounts] = await Promise.all([cachedServerList(db), documentCounts(db, c.var.user)]);
     const highlightId = highlight && servers.some((s) => s.id === highlight) ? highlight : null;
     // A ?server= link to a server that is not there (deleted, or a wrong id): say so, like the knowledge base's ?doc=.
     const missing = highlight !== undefined && !highlightId;
@@ -97,6 +98,7 @@ export function serverPages() {
         missing={missing ? { text: MISSING_SERVER, cleanUrl: withoutServerParam(c.req.url) } : null}
         openCreate={c.req.query('create') === 'server'}
         timeZone={c.var.user!.timezone}
+        canWrite={can(c.var.user, 'content.write')}
       />,
       { title: TITLE, subtitle: SUBTITLE },
     );
@@ -108,12 +110,14 @@ export function serverPages() {
     return renderDetail(c, id);
   });
 
-  app.post('/infrastructure/:id/health-check', async (c) => {
+  // Running a check and linking documents: editors and admins (403 for viewers and auditors).
+  const write = allowPage('content.write');
+  app.post('/infrastructure/:id/health-check', write, async (c) => {
     await checkServer(c.var.deps, c.req.param('id'), c.var.user!.id);
     return c.redirect(`/infrastructure/${c.req.param('id')}`, 303);
   });
 
-  app.post('/infrastructure/:id/documents', async (c) => {
+  app.post('/infrastructure/:id/documents', write, async (c) => {
     const id = c.req.param('id');
     const { documentId, documentType } = await formValues(c);
     const parsed = checkForm(documentLinkInput, { documentId, ...(documentType ? { documentType } : {}) });
@@ -123,7 +127,7 @@ export function serverPages() {
     }
     await requireServer(c.var.deps.db, id);
     try {
-      await linkDocument(c.var.deps.db, id, parsed.data.documentId, parsed.data.documentType, c.var.user!.id);
+      await linkDocument(c.var.deps.db, id, parsed.data.documentId, parsed.data.documentType, c.var.user);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       c.status(422);
@@ -132,7 +136,7 @@ export function serverPages() {
     return c.redirect(`/infrastructure/${id}`, 303);
   });
 
-  app.post('/infrastructure/:id/documents/:documentId/delete', async (c) => {
+  app.post('/infrastructure/:id/documents/:documentId/delete', write, async (c) => {
     const { id, documentId } = c.req.param();
     if (!isUuid(documentId)) throw notFound('Document not found.');
     await unlinkDocument(c.var.deps.db, id, documentId, c.var.user!.id);

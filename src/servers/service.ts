@@ -1,8 +1,11 @@
+/** Read model: joins knowledge (the linked items a reader may see, knowledge/access.ts). */
 import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
+import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { documents, healthChecks, serverDocuments, servers } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
+import { readableBy } from '../knowledge/access';
 import { type MetricsInput, type Server, type ServerFilters, type ServerInput, sortByServerName } from './schemas';
 
 type Row = typeof servers.$inferSelect;
@@ -238,13 +241,13 @@ export interface LinkedDocument {
   createdAt: string;
 }
 
-/** Documents linked to a server (deleted documents left out). */
-export async function listServerDocuments(db: Db, serverId: string): Promise<LinkedDocument[]> {
+/** Documents linked to a server that `reader` may read (deleted documents left out). */
+export async function listServerDocuments(db: Db, serverId: string, reader: Actor): Promise<LinkedDocument[]> {
   const rows = await db
     .select({ link: serverDocuments, title: documents.title, space: documents.space, deletedAt: documents.deletedAt })
     .from(serverDocuments)
     .innerJoin(documents, eq(documents.id, serverDocuments.documentId))
-    .where(eq(serverDocuments.serverId, serverId))
+    .where(and(eq(serverDocuments.serverId, serverId), readableBy(reader)))
     .orderBy(asc(documents.title));
   return rows
     .filter((r) => !r.deletedAt)
@@ -258,19 +261,20 @@ export async function listServerDocuments(db: Db, serverId: string): Promise<Lin
     }));
 }
 
-/** Links a document to a server (idempotent: relinking updates the type). */
+/** Links a document `by` may read to a server (idempotent: relinking updates the type); their links answer. */
 export async function linkDocument(
   db: Db,
   serverId: string,
   documentId: string,
   documentType: string,
-  actorId: string | null = null,
+  by: Actor,
 ): Promise<LinkedDocument[]> {
   await requireServer(db, serverId);
+  const actorId = by?.id ?? null;
   const [doc] = await db
     .select({ id: documents.id, deletedAt: documents.deletedAt })
     .from(documents)
-    .where(eq(documents.id, documentId));
+    .where(and(eq(documents.id, documentId), readableBy(by)));
   if (!doc || doc.deletedAt) throw notFound('Document not found.');
   await db
     .insert(serverDocuments)
@@ -283,7 +287,7 @@ export async function linkDocument(
     entityId: serverId,
     details: { documentId, documentType },
   });
-  return listServerDocuments(db, serverId);
+  return listServerDocuments(db, serverId, by);
 }
 
 /** Removes a link; 404 when there was none. */
@@ -334,11 +338,13 @@ export async function serverStatusesOfDocument(
   return query.execute({ documentId });
 }
 
-/** Link counts per server (shown on the table's rows). */
-export async function documentCounts(db: Db): Promise<Record<string, number>> {
+/** Link counts per server (shown on the table's rows), of the documents `reader` may read. */
+export async function documentCounts(db: Db, reader: Actor): Promise<Record<string, number>> {
   const rows = await db
     .select({ id: serverDocuments.serverId, n: count() })
     .from(serverDocuments)
+    .innerJoin(documents, eq(documents.id, serverDocuments.documentId))
+    .where(readableBy(reader))
     .groupBy(serverDocuments.serverId);
   return Object.fromEntries(rows.map((r) => [r.id, Number(r.n)]));
 }

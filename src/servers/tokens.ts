@@ -17,6 +17,9 @@ export interface ApiTokenInfo {
   revokedAt: string | null;
 }
 
+/** Only agents' tokens are this module's: a personal token is never listed, revoked or accepted here. */
+const metrics = eq(apiTokens.kind, 'metrics');
+
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const toInfo = (r: typeof apiTokens.$inferSelect): ApiTokenInfo => ({
   id: r.id,
@@ -48,7 +51,7 @@ export async function createApiToken(
   const token = `ops_${generateToken()}`;
   const [row] = await db
     .insert(apiTokens)
-    .values({ name: input.name, serverIds, tokenHash: hashToken(token), createdBy: actorId })
+    .values({ name: input.name, serverIds, kind: 'metrics', tokenHash: hashToken(token), createdBy: actorId })
     .returning();
   await recordAudit(db, {
     actorId,
@@ -60,21 +63,24 @@ export async function createApiToken(
   return { ...toInfo(row), token };
 }
 
-/** Every token (never the secret), newest first. */
+/** Every metrics token (never the secret), newest first. */
 export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
-  return (await db.select().from(apiTokens).orderBy(desc(apiTokens.createdAt))).map(toInfo);
+  return (await db.select().from(apiTokens).where(metrics).orderBy(desc(apiTokens.createdAt))).map(toInfo);
 }
 
-/** Revokes a token; revoked tokens are refused from then on. */
+/** Revokes a metrics token; revoked tokens are refused from then on. */
 export async function revokeApiToken(db: Db, id: string, actorId: string): Promise<void> {
   if (!isUuid(id)) throw notFound('Token not found.');
   const [row] = await db
     .update(apiTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
+    .where(and(eq(apiTokens.id, id), metrics, isNull(apiTokens.revokedAt)))
     .returning();
   if (!row) {
-    const [exists] = await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.id, id));
+    const [exists] = await db
+      .select({ id: apiTokens.id })
+      .from(apiTokens)
+      .where(and(eq(apiTokens.id, id), metrics));
     if (!exists) throw notFound('Token not found.');
     return;
   }
@@ -87,12 +93,12 @@ export async function revokeApiToken(db: Db, id: string, actorId: string): Promi
   });
 }
 
-/** The live token matching a presented secret (stamps last use), or null. */
+/** The live metrics token matching a presented secret (stamps last use), or null. */
 export async function verifyApiToken(db: Db, token: string): Promise<ApiTokenInfo | null> {
   const [row] = await db
     .update(apiTokens)
     .set({ lastUsedAt: new Date() })
-    .where(and(eq(apiTokens.tokenHash, hashToken(token)), isNull(apiTokens.revokedAt)))
+    .where(and(eq(apiTokens.tokenHash, hashToken(token)), metrics, isNull(apiTokens.revokedAt)))
     .returning();
   return row ? toInfo(row) : null;
 }

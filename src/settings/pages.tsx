@@ -7,7 +7,9 @@ import { clearSessionCookie } from '../http/session';
 import { requirePageUser } from '../auth/policy';
 import { clientIp } from '../http/client-ip';
 import { pushScriptUrl } from '../notifications/service';
+import { listPersonalTokens } from './api-tokens';
 import { removeAvatar, setAvatar } from './avatar';
+import { twoFactorSettingsPages, twoFactorView } from './two-factor-pages';
 import { appearanceInput, deleteAccountInput, notificationsInput, passwordInput, profileInput } from './schemas';
 import {
   changePassword,
@@ -48,10 +50,21 @@ function pushProps(c: C): SettingsPageProps['push'] {
 async function render(c: C, extra: Partial<SettingsPageProps> = {}, status: 200 | 400 | 409 | 422 = 200) {
   const s = await getSettings(c.var.deps.db, c.var.user!.id, c.var.sessionId);
   c.status(status);
-  return c.render(<SettingsPage s={s} now={new Date()} push={pushProps(c)} {...extra} />, {
-    title: 'Settings',
-    subtitle: 'Manage your account settings and preferences',
-  });
+  const apiTokens = await listPersonalTokens(c.var.deps.db, c.var.user!.id);
+  return c.render(
+    <SettingsPage
+      s={s}
+      now={new Date()}
+      push={pushProps(c)}
+      apiTokens={apiTokens}
+      twoFactor={await twoFactorView(c)}
+      {...extra}
+    />,
+    {
+      title: 'Settings',
+      subtitle: 'Manage your account settings and preferences',
+    },
+  );
 }
 
 /** The field of a section that a refusal (4xx) belongs to. */
@@ -74,6 +87,7 @@ export function settingsPages() {
   const app = new Hono<AppEnv>();
   app.use('/settings', requirePageUser());
   app.use('/settings/*', requirePageUser());
+  app.route('/', twoFactorSettingsPages());
   app.get('/settings', (c) => render(c, { flash: flashes[c.req.query('updated') ?? ''] }));
   app.post('/settings/profile', (c) =>
     withForm(c, 'profile', profileInput, async (d) => {

@@ -5,7 +5,7 @@ import type { AppEnv } from '../app-env';
 import { notFound } from '../http/errors';
 import { submitForm } from '../http/form';
 import { fragment, isHtmx, isHtmxFor } from '../http/htmx';
-import { requirePageUser } from '../auth/policy';
+import { allowPage, can, requirePageUser } from '../auth/policy';
 import type { Toast } from '../http/flash';
 import { triggerToast } from '../http/toast';
 import { inviterOf } from './api';
@@ -34,7 +34,8 @@ async function pageProps(
   q = searchText(c.req.query('q')),
 ): Promise<TeamPageProps> {
   const members = await listMembers(c.var.deps.db);
-  return { members, shown: filterMembers(members, q), q, timezone: c.var.user!.timezone, ...extra };
+  const canWrite = can(c.var.user, 'content.write');
+  return { members, shown: filterMembers(members, q), q, timezone: c.var.user!.timezone, canWrite, ...extra };
 }
 
 const renderPage = async (c: C, extra: Partial<TeamPageProps> = {}, status: 200 | 422 = 200, toast?: Toast) => {
@@ -84,16 +85,18 @@ export function teamPages() {
   const app = new Hono<AppEnv>();
   app.use('/team', requirePageUser());
   app.use('/team/*', requirePageUser());
+  // Every form post here changes the directory: editors and admins (403 for viewers and auditors).
+  const write = allowPage('content.write');
 
   app.get('/team', async (c) => {
     if (isHtmxFor(c, 'team-list')) {
       const p = await pageProps(c);
-      return fragment(c, <MemberList shown={p.shown} q={p.q} timezone={p.timezone} />);
+      return fragment(c, <MemberList shown={p.shown} q={p.q} timezone={p.timezone} canWrite={p.canWrite} />);
     }
     return renderPage(c);
   });
 
-  app.post('/team/members', async (c) => {
+  app.post('/team/members', write, async (c) => {
     const form = await submitForm(c, memberInput, (data) => createMember(c.var.deps.db, data, c.var.user!.id), {
       409: 'email',
     });
@@ -115,7 +118,7 @@ export function teamPages() {
     );
   });
 
-  app.post('/team/members/:id', async (c) => {
+  app.post('/team/members/:id', write, async (c) => {
     const id = c.req.param('id');
     const member = await getMember(c.var.deps.db, id);
     if (!member) throw notFound('Team member not found.');
@@ -141,12 +144,12 @@ export function teamPages() {
     );
   });
 
-  app.post('/team/members/:id/delete', async (c) => {
+  app.post('/team/members/:id/delete', write, async (c) => {
     const removed = await deleteMember(c.var.deps.db, c.req.param('id'), c.var.user!.id);
     return changed(c, 'Team Member Deleted', `${removed.name} was removed from the team.`);
   });
 
-  app.post('/team/invite', async (c) => {
+  app.post('/team/invite', write, async (c) => {
     const invite = (data: z.output<typeof inviteInput>) =>
       inviteMember(c.var.deps.db, c.var.deps.config.appUrl, data, inviterOf(c));
     const form = await submitForm(c, inviteInput, invite, { 429: 'email' });

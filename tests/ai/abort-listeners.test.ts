@@ -74,9 +74,16 @@ describe.each(Object.entries(engines))('%s: the asker signal keeps no listener o
     const counts: number[] = [];
     const warnings = await listenerWarningsDuring(async () => {
       for (let i = 0; i < QUESTIONS; i++) {
-        const body = askStream(app.db, engine, { userId: user.id, timeZone: 'UTC' }, question, app.deps.logger, {
-          signal: asker.signal,
-        });
+        const body = askStream(
+          app.db,
+          engine,
+          { userId: user.id, role: 'editor', timeZone: 'UTC' },
+          question,
+          app.deps.logger,
+          {
+            signal: asker.signal,
+          },
+        );
         expect(await new Response(body).text()).toContain('"done":true');
         counts.push(getEventListeners(asker.signal, 'abort').length);
       }

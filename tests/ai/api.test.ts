@@ -17,11 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-async function ask(query: string) {
-  const res = await ctx.app.request(
-    '/api/ai/ask',
-    jsonRequest('POST', { query, conversationHistory: [] }, user.cookie),
-  );
+async function ask(query: string, cookie = user.cookie) {
+  const res = await ctx.app.request('/api/ai/ask', jsonRequest('POST', { query, conversationHistory: [] }, cookie));
   expect(res.status).toBe(200);
   return (await res.json()) as { response: string; suggestedActions: string[]; interactionId: string };
 }
@@ -129,11 +126,18 @@ describe('Ops AI built-in engine answers every suggested-action query from the d
     );
   });
 
-  it('Check system logs: recent audit events, newest first', async () => {
-    const { response } = await ask(queryActions['Check system logs']);
+  it('Check system logs: recent audit events, newest first (for those who may read the audit log)', async () => {
+    const auditor = await createSignedInUser(ctx.db, { role: 'auditor' });
+    const { response } = await ask(queryActions['Check system logs'], auditor.cookie);
     expect(response).toContain('server.update');
     expect(response.indexOf('server.update')).toBeLessThan(response.indexOf('user.approve'));
     expect(response).toContain('Test User');
+  });
+
+  it('Check system logs: an editor may not read the audit log through Ops AI', async () => {
+    const { response } = await ask(queryActions['Check system logs']);
+    expect(response).toBe('Only administrators and auditors can read the audit log.');
+    expect(response).not.toContain('server.update');
   });
 
   it('Contact support team: team members with mailto links', async () => {

@@ -55,9 +55,16 @@ function chunk(delta: object, finish: string | null = null) {
   return `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'fake-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 }
 
-/** Which tool the "model" calls for a question; a write attempt for "delete". */
+/**
+ * Which tool the "model" calls for a question; a write attempt for "delete". "find docs: <words>" searches the
+ * documents for those words, "recent docs" and "audit" call those tools.
+ */
 function pickTool(question: string): { name: string; args: object } {
   if (/delete/i.test(question)) return { name: 'delete_server', args: { name: 'AUB-POS-01' } };
+  const find = /^find docs: (.+)$/i.exec(question);
+  if (find) return { name: 'search_documents', args: { query: find[1] } };
+  if (/recent docs/i.test(question)) return { name: 'recent_documents', args: {} };
+  if (/audit/i.test(question)) return { name: 'recent_audit_events', args: { limit: 50 } };
   if (/auburn/i.test(question)) return { name: 'search_servers', args: { location: 'Auburn' } };
   return { name: 'search_documents', args: { query: 'VPN' } };
 }

@@ -121,7 +121,7 @@ describe('item 10: a stalled model stream has deadlines', () => {
     const body = askStream(
       ctx.db,
       slow,
-      { userId: user.id, timeZone: 'UTC' },
+      { userId: user.id, role: 'editor', timeZone: 'UTC' },
       { query: 'hi', conversationHistory: [] },
       ctx.deps.logger,
       { heartbeatMs: 50 },

@@ -11,10 +11,15 @@ import { createSignedInUser, type TestUser } from '../helpers/users';
  */
 let t: TestContext;
 let member: TestUser;
+let readers: { role: 'viewer' | 'auditor'; user: TestUser }[];
 
 beforeAll(async () => {
   t = await createTestApp();
   member = await createSignedInUser(t.db, { role: 'editor' });
+  readers = [
+    { role: 'viewer', user: await createSignedInUser(t.db, { role: 'viewer' }) },
+    { role: 'auditor', user: await createSignedInUser(t.db, { role: 'auditor' }) },
+  ];
 });
 afterAll(() => t.close());
 
@@ -86,6 +91,77 @@ describe('every mounted route has a policy decision', () => {
     for (const w of adminOnly) {
       const res = await t.app.request(w.url, jsonRequest(w.route.method, undefined, member.cookie));
       expect(res.status, `${label(w)} as a plain user`).toBe(403);
+    }
+  });
+});
+
+/**
+ * Write routes a viewer or auditor may call, each with why. Everything else that is not GET/HEAD and not public
+ * must answer 403 to them.
+ */
+const READER_WRITES: [RegExp, string][] = [
+  [/^\/settings(\/|$)/, 'their own account settings (profile, password, sessions, tokens, two-factor …)'],
+  [/^\/api\/me\//, 'their own personal API tokens and two-factor set-up'],
+  [/^\/api\/notifications\/push-subscription$/, 'push notifications on or off for their own browser'],
+  [/^\/api\/ai\/(ask|ask-stream|feedback)$/, 'Ops AI questions and feedback on its answers'],
+  [/^\/ai$/, 'the Ops AI page asking a question without JavaScript'],
+  [/^\/api\/markdown\/render$/, 'the Markdown preview (renders, stores nothing)'],
+];
+
+/**
+ * Item routes are decided per item, not by role: a write share lets a viewer edit that one item. With an id that
+ * names no item (and no body) they answer 400, 403 or 404, never a success.
+ */
+const PER_ITEM = /^(\/api)?\/(knowledge-base|documents)\/:id(\/|$)/;
+
+const isRead = (w: Walked) => w.route.method === 'GET' || w.route.method === 'HEAD';
+const allowedForReaders = (w: Walked) => READER_WRITES.some(([re]) => re.test(w.route.path));
+
+describe('viewers and auditors write nothing', () => {
+  const writes = () =>
+    walkRoutes().filter((w) => !isRead(w) && !w.decisions.includes('public') && !allowedForReaders(w));
+
+  it('walks the write routes of every feature', () => {
+    const paths = new Set(writes().map((w) => w.route.path));
+    for (const p of [
+      '/api/servers',
+      '/api/team-members',
+      '/api/objects/upload',
+      '/team/members',
+      '/dashboard/health-check',
+    ])
+      expect(paths.has(p), p).toBe(true);
+  });
+
+  it('answers 403 { message } to a viewer and an auditor on every write route but the documented ones', async () => {
+    const seen = new Set<string>();
+    for (const w of writes()) {
+      if (seen.has(label(w))) continue;
+      seen.add(label(w));
+      for (const { role, user } of readers) {
+        const res = await t.app.request(w.url, jsonRequest(w.route.method, undefined, user.cookie));
+        if (PER_ITEM.test(w.route.path)) {
+          expect([400, 403, 404], `${label(w)} as ${role}`).toContain(res.status);
+          continue;
+        }
+        expect(res.status, `${label(w)} as ${role}`).toBe(403);
+        if (w.route.path.startsWith('/api/')) expect(typeof (await res.json()).message).toBe('string');
+      }
+    }
+  });
+
+  it('lets them read: every GET route that is not an admin area answers them without 401 or 403', async () => {
+    const reads = walkRoutes().filter(
+      // Public routes are left out: GET /logout would end the session this walk uses.
+      (w) =>
+        isRead(w) &&
+        !w.decisions.includes('public') &&
+        w.decisions.every((d) => d !== 'public' && can({ id: 'x', role: 'viewer' }, d)),
+    );
+    expect(reads.length).toBeGreaterThan(20);
+    for (const w of reads) {
+      const res = await t.app.request(w.url, jsonRequest(w.route.method, undefined, readers[0].user.cookie));
+      expect([401, 403], `${label(w)} as viewer answered ${res.status}`).not.toContain(res.status);
     }
   });
 });

@@ -4,26 +4,116 @@ import type { AppError } from '../../src/http/errors';
 
 const admin = { id: 'a1', role: 'admin' };
 const user = { id: 'u1', role: 'editor' };
+const people = {
+  admin,
+  editor: user,
+  viewer: { id: 'v1', role: 'viewer' },
+  auditor: { id: 'd1', role: 'auditor' },
+} as const;
+type RoleName = keyof typeof people;
 
-/** (who, action, resource) → allowed: today's roles, admin and user. */
+/**
+ * The role table of issue 21, written out (not derived from the policy): for each action without a resource, the
+ * roles allowed. Every action appears; 'own' and item actions are checked with resources below.
+ */
+const ROLE_TABLE: Record<Action, RoleName[]> = {
+  'app.use': ['admin', 'editor', 'viewer', 'auditor'],
+  'content.write': ['admin', 'editor'],
+  'audit.read': ['admin', 'auditor'],
+  'users.manage': ['admin'],
+  'user.approve': ['admin'],
+  'jobs.read': ['admin'],
+  'jobs.run': ['admin'],
+  'tokens.manage': ['admin'],
+  'knowledge.restore': ['admin'],
+  'image.visibility': ['admin'],
+  'item.read': ['admin', 'editor', 'viewer', 'auditor'],
+  'item.write': ['admin', 'editor'],
+  'item.share': ['admin'],
+};
+
+describe('the role table: every role × every action', () => {
+  it('names every action', () => {
+    expect(Object.keys(ROLE_TABLE).sort()).toEqual([...ACTIONS].sort());
+  });
+  const cells = ACTIONS.flatMap((action) =>
+    (Object.keys(people) as RoleName[]).map((role): [RoleName, Action, boolean] => [
+      role,
+      action,
+      ROLE_TABLE[action].includes(role),
+    ]),
+  );
+  it.each(cells)('%s × %s → %s', (role, action, allowed) => {
+    expect(can(people[role], action)).toBe(allowed);
+  });
+  it.each(ACTIONS)('signed out × %s → false', (action) => {
+    expect(can(null, action)).toBe(false);
+    expect(can(undefined, action, { ownerId: 'u1' })).toBe(false);
+  });
+});
+
+type ItemCase = { visibility: 'everyone' | 'restricted'; owner: boolean; share: 'read' | 'write' | null };
+const itemCases: ItemCase[] = (['everyone', 'restricted'] as const).flatMap((visibility) =>
+  [true, false].flatMap((owner) => (['read', 'write', null] as const).map((share) => ({ visibility, owner, share }))),
+);
+
+/** The item rules of issue 21, written out: who may read, write and share one item. */
+function expectedItem(role: RoleName, action: 'item.read' | 'item.write' | 'item.share', c: ItemCase): boolean {
+  if (role === 'admin') return true;
+  const writer = role === 'editor';
+  if (action === 'item.share') return writer && c.owner;
+  if (action === 'item.read') return c.visibility === 'everyone' || c.owner || c.share !== null;
+  if (c.visibility === 'everyone') return writer;
+  return (c.owner && writer) || c.share === 'write';
+}
+
+describe('item rules: every role × item action × visibility × owner × share', () => {
+  const cells = (Object.keys(people) as RoleName[]).flatMap((role) =>
+    (['item.read', 'item.write', 'item.share'] as const).flatMap((action) =>
+      itemCases.map((c): [RoleName, typeof action, ItemCase, boolean] => [
+        role,
+        action,
+        c,
+        expectedItem(role, action, c),
+      ]),
+    ),
+  );
+  it.each(cells)('%s × %s on %o → %s', (role, action, c, allowed) => {
+    const who = people[role];
+    const resource = { ownerId: c.owner ? who.id : 'someone-else', visibility: c.visibility, share: c.share };
+    expect(can(who, action, resource)).toBe(allowed);
+  });
+
+  it('a restricted item without an owner is read only by admins (and the users it is shared with)', () => {
+    expect(can(people.editor, 'item.read', { ownerId: null, visibility: 'restricted' })).toBe(false);
+    expect(can(people.viewer, 'item.read', { ownerId: null, visibility: 'restricted', share: 'read' })).toBe(true);
+    expect(can(admin, 'item.read', { ownerId: null, visibility: 'restricted' })).toBe(true);
+  });
+
+  it('a write share lets a viewer edit that item, never write content elsewhere', () => {
+    const viewer = people.viewer;
+    expect(can(viewer, 'item.write', { ownerId: 'x', visibility: 'restricted', share: 'write' })).toBe(true);
+    expect(can(viewer, 'content.write')).toBe(false);
+    expect(can(viewer, 'item.share', { ownerId: 'x', visibility: 'restricted', share: 'write' })).toBe(false);
+  });
+});
+
+/** (who, action, resource) → allowed: owner-scoped grants and unknown roles. */
 const table: [string, Actor, Action, { ownerId?: string | null } | undefined, boolean][] = [
   ['signed out', null, 'app.use', undefined, false],
   ['signed out', null, 'image.visibility', { ownerId: 'u1' }, false],
-  ['user', user, 'app.use', undefined, true],
-  ['user', user, 'user.approve', undefined, false],
-  ['user', user, 'jobs.read', undefined, false],
-  ['user', user, 'jobs.run', undefined, false],
-  ['user', user, 'tokens.manage', undefined, false],
-  ['user', user, 'knowledge.restore', undefined, false],
   ['user', user, 'image.visibility', { ownerId: 'u1' }, true],
   ['user', user, 'image.visibility', { ownerId: 'someone-else' }, false],
   ['user', user, 'image.visibility', { ownerId: null }, false],
   ['user', user, 'image.visibility', undefined, false],
+  ['viewer', people.viewer, 'image.visibility', { ownerId: 'v1' }, false],
+  ['auditor', people.auditor, 'image.visibility', { ownerId: 'd1' }, false],
   ['admin', admin, 'image.visibility', { ownerId: 'someone-else' }, true],
   ...ACTIONS.map((a): [string, Actor, Action, undefined, boolean] => ['admin', admin, a, undefined, true]),
-  // Any other role string is a plain user today (the column holds only admin and user).
+  // A role written outside the app gets the least: a viewer's grants.
   ['unknown role', { id: 'x1', role: 'member' }, 'app.use', undefined, true],
   ['unknown role', { id: 'x1', role: 'member' }, 'user.approve', undefined, false],
+  ['unknown role', { id: 'x1', role: 'member' }, 'content.write', undefined, false],
 ];
 
 describe('can(user, action, resource)', () => {

@@ -6,6 +6,8 @@
  * Then the read page budgets of a real-size (1,000-word) item, in a table of their own: its weight beyond the
  * content, its latency against the same bytes served as a static file (on PostgreSQL at 5,000 items, before the
  * other 45,000 are seeded, and at 50,000), and on PostgreSQL Lighthouse mobile and a slow phone.
+ * On PostgreSQL, then, what the permission filter costs a non-admin reader (tests/bench/permissions.ts).
+ * `npm run bench -- permissions` runs that table alone (BENCH_ITEMS items, default 50,000).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { itemHref } from '../../src/knowledge/shared';
 import { freePort, launchBrowser } from '../helpers/browser';
 import { lighthouseMobile } from './lighthouse';
 import { latency, pageWeight } from './measure';
+import { permissionCost, printPermissionCost } from './permissions';
 import { ReadBudgets } from './read-budgets';
 import { latencyAgainstStatic, readPageWeight } from './read-page';
 import { documentSeeder, seedAdmin, seedArticles, seedServers } from './seed';
@@ -189,6 +192,26 @@ async function runOn(run: Run) {
   console.log('| page | path | HTML gzip | JS up front (gzip) | JS in all (gzip) | p50 ms | p95 ms | budget |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
+  // Last: it restricts items of this database (the tables above read it as it was seeded).
+  if (postgres && env.DATABASE_URL) {
+    const label = `${run.label}, ${count(items)}`;
+    printPermissionCost(label, await permissionCost(env.DATABASE_URL, (measure) => withServer(env, measure)));
+  }
+}
+
+/** `npm run bench -- permissions`: the permission filter's table alone, on a fresh PostgreSQL database. */
+async function permissionsOnly(items: number) {
+  const pg = await freshPostgres(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  console.error(`[bench] permissions: migrating and seeding 2,000 servers and ${items} items…`);
+  await runMigrations(pg.database);
+  const admin = await seedAdmin(pg.database.db);
+  await seedServers(pg.database.db, 2000);
+  await documentSeeder(pg.database.db, items, admin.id)(items);
+  await settle(pg.database);
+  await pg.database.close();
+  const env = { DATABASE_URL: pg.url };
+  const label = `PostgreSQL 15, ${items.toLocaleString('en')} items`;
+  printPermissionCost(label, await permissionCost(pg.url, (measure) => withServer(env, measure)));
 }
 
 /** The read page's latency and the same bytes as a static file, back to back. */
@@ -264,6 +287,10 @@ async function freshPostgres(url: string): Promise<{ database: Database; url: st
 }
 
 const only = process.argv[2];
+if (only === 'permissions') {
+  await permissionsOnly(Number(process.env.BENCH_ITEMS ?? 50_000));
+  process.exit(0);
+}
 if (only !== 'postgres') {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'opshub-bench-db-'));
   const database = await openPglite(dataDir);

@@ -261,15 +261,18 @@ describe('a slow SMTP server and overlapping runners', () => {
   });
 
   it('cuts off a send at its time limit, before its claim ends, so no other runner sends the message meanwhile', async () => {
+    // A claim with room to spare beyond the 1 s send limit, so a loaded machine's slow teardown of the cut-off
+    // send does not run past it; the second runner still comes after an unbounded send's claim would have ended.
+    const roomy = { ...limits, leaseMs: 2500 };
     await enqueueMail(t.db, message('stuck'));
-    smtp.replyAfter(3000); // slower than any send may take
+    smtp.replyAfter(6000); // slower than any send may take
     const started = Date.now();
-    const first = deliverDueMail(deps(smtp.url), limits).then((r) => ({ ...r, ms: Date.now() - started }));
-    await sleep(1300); // the claim of an unbounded send would have run out by now
-    const second = await deliverDueMail(deps(smtp.url), limits);
+    const first = deliverDueMail(deps(smtp.url), roomy).then((r) => ({ ...r, ms: Date.now() - started }));
+    await sleep(2600); // the claim of an unbounded send would have run out by now
+    const second = await deliverDueMail(deps(smtp.url), roomy);
     const firstResult = await first;
     expect(firstResult).toMatchObject({ sent: 0, failed: 0, retried: 1 });
-    expect(firstResult.ms).toBeLessThan(limits.leaseMs);
+    expect(firstResult.ms).toBeLessThan(roomy.leaseMs);
     expect(second).toEqual({ sent: 0, failed: 0, retried: 0 });
     expect(smtp.arrivals).toHaveLength(1);
     const r = await row('stuck');

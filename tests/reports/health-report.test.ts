@@ -126,7 +126,7 @@ afterAll(() => t.close());
 
 describe('health report content', () => {
   it('summarises a seeded fleet', async () => {
-    const r = await buildHealthReport(t.db);
+    const r = await buildHealthReport(t.db, { id: admin.id, role: 'admin' });
     expect(r.total).toBe(8);
     expect(r.byStatus).toEqual({ online: 3, warning: 1, offline: 2, maintenance: 1, unknown: 1 });
     expect(r.byEnvironment).toEqual([
@@ -223,7 +223,7 @@ describe('health-report job', () => {
     expect(m.text).not.toContain('Retired DB runbook');
 
     // The next report counts changes from this run on.
-    expect((await buildHealthReport(t.db)).changed).toEqual([]);
+    expect((await buildHealthReport(t.db, { id: admin.id, role: 'admin' })).changed).toEqual([]);
     const [{ n }] = await queryRows<{ n: number }>(
       t.db,
       sql`select count(*)::int as n from job_runs where job = 'health-report' and result = 'ok'`,

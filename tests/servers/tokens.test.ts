@@ -162,6 +162,37 @@ describe('API tokens', () => {
     ).toBe(404);
   });
 
+  it('are one kind of token: the admin API lists and revokes metrics tokens only, never a personal one', async () => {
+    const created = await app.app.request(
+      '/api/me/tokens',
+      jsonRequest('POST', { name: 'admin cli', scope: 'read-write' }, admin.cookie),
+    );
+    const personal = (await created.json()) as { id: string; token: string };
+    const list = await (await app.app.request('/api/tokens', jsonRequest('GET', undefined, admin.cookie))).json();
+    expect(list.some((t: { id: string }) => t.id === personal.id)).toBe(false);
+    const revoke = await app.app.request(`/api/tokens/${personal.id}`, jsonRequest('DELETE', undefined, admin.cookie));
+    expect(revoke.status).toBe(404);
+    const [row] = await app.db.select().from(apiTokens).where(eq(apiTokens.id, personal.id));
+    expect(row.revokedAt).toBeNull();
+    // The personal token acts as the admin on the API, but is no agent: it may not push metrics.
+    expect(
+      (await app.app.request('/api/auth/user', { headers: { Authorization: `Bearer ${personal.token}` } })).status,
+    ).toBe(200);
+    const push = await app.app.request(`/api/servers/${serverId}/metrics`, bearer(personal.token));
+    expect(push.status).toBe(401);
+    expect((await push.json()).message).toBe('Invalid or revoked API token.');
+    // And an agent's token is no user.
+    const { token } = await newToken('agent, not a user');
+    expect((await app.app.request('/api/auth/user', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(
+      401,
+    );
+    const [agent] = await app.db
+      .select()
+      .from(apiTokens)
+      .where(eq(apiTokens.tokenHash, hashToken(token)));
+    expect(agent.kind).toBe('metrics');
+  });
+
   it('work with the README shell agent, run for real against the listening app', async () => {
     const { token } = await newToken('readme agent');
     const script = path.join(import.meta.dirname, 'ops-agent.sh');

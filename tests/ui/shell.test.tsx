@@ -5,7 +5,7 @@ import type { CurrentUser } from '../../src/auth/sessions';
 import { loadAssets } from '../../src/ui/assets';
 import { shellSlots } from '../../src/shell-slots';
 import { renderer, SIDEBAR_COOKIE } from '../../src/ui/renderer';
-import { displayName, isActive } from '../../src/ui/Sidebar';
+import { displayName, isActive, roleLabel } from '../../src/ui/Sidebar';
 import { testBuildDir } from '../helpers/app';
 
 const user: CurrentUser = {
@@ -105,7 +105,8 @@ describe('signed-in shell', () => {
     const html = await render(user);
     expect(html).toContain('>A</span>');
     expect(html).toContain('Ada Lovelace');
-    expect(html).toContain('>User<');
+    expect(html).toContain('>Editor<');
+    expect(roleLabel(null)).toBe('User');
     expect(html).toContain('href="/api/logout"');
     expect(html).toContain('Sign Out');
     expect(displayName({ firstName: null, lastName: null, email: 'x@y.z' })).toBe('x@y.z');

@@ -12,6 +12,7 @@ import { relativeTime } from '../../../src/ui/shared';
 import { api } from '../api';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { toast } from '../toast';
+import { ShareDialog } from './ShareDialog';
 import { VersionHistory } from './VersionHistory';
 
 const KB = SPACES.knowledge;
@@ -22,15 +23,20 @@ export interface ItemPreviewProps {
   loading: boolean;
   /** The reader may restore deleted items: the delete question then says so instead of "cannot be undone". */
   canRestore: boolean;
+  /** The reader's role writes content (the item's own canWrite and canShare decide its buttons too). */
+  canWrite: boolean;
+  timeZone: string;
   onDeleted: (id: string) => void;
   onRestored: (item: Item) => void;
 }
 
 /** The right pane: title, type, category, version, age, excerpt, tags, rendered content, Edit / Delete / Version History. */
-export function ItemPreview({ item, now, loading, canRestore, onDeleted, onRestored }: ItemPreviewProps) {
+export function ItemPreview(props: ItemPreviewProps) {
+  const { item, now, loading, canRestore, canWrite, timeZone, onDeleted, onRestored } = props;
   const [asking, setAsking] = useState(false);
   const [deleting, setDeleting] = useState(false);
   if (!item) return <p className="muted kb-split__empty">{loading ? 'Loading…' : 'Select a document to preview'}</p>;
+  const mayEdit = item.canWrite ?? canWrite;
 
   async function remove(id: string) {
     setDeleting(true);
@@ -61,9 +67,11 @@ export function ItemPreview({ item, now, loading, canRestore, onDeleted, onResto
           </span>
         </div>
         <div className="row">
-          <a className="btn btn--primary btn--sm" href={`${KB.path}/${item.id}/edit`}>
-            Edit
-          </a>
+          {mayEdit && (
+            <a className="btn btn--primary btn--sm" href={`${KB.path}/${item.id}/edit`}>
+              Edit
+            </a>
+          )}
           <a className="btn btn--secondary btn--sm" href={itemHref('knowledge', item.id, item.title)}>
             Open page
           </a>
@@ -73,10 +81,27 @@ export function ItemPreview({ item, now, loading, canRestore, onDeleted, onResto
             id={item.id}
             currentVersion={item.version}
             onRestored={onRestored}
+            readOnly={!mayEdit}
           />
-          <button type="button" className="btn btn--danger btn--sm" disabled={deleting} onClick={() => setAsking(true)}>
-            Delete
-          </button>
+          {item.canShare && (
+            <ShareDialog
+              key={`share-${item.id}`}
+              base={KB.api}
+              id={item.id}
+              visibility={item.visibility}
+              timeZone={timeZone}
+            />
+          )}
+          {mayEdit && (
+            <button
+              type="button"
+              className="btn btn--danger btn--sm"
+              disabled={deleting}
+              onClick={() => setAsking(true)}
+            >
+              Delete
+            </button>
+          )}
         </div>
       </header>
       {item.excerpt && <p className="kb-preview__excerpt muted">{item.excerpt}</p>}

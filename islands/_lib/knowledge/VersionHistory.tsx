@@ -22,12 +22,14 @@ export interface VersionHistoryProps {
    * mounted by that button's first click, so it opens at once.
    */
   trigger?: string;
+  /** The reader may only read the item: versions are shown without Restore. */
+  readOnly?: boolean;
 }
 
 const LOAD_FAILED = 'Failed to load version history. Please try again.';
 
 /** The Version History button and dialog: versions (Current badge), preview, line diff against the current one, Restore. */
-export function VersionHistory({ base, id, currentVersion, onRestored, trigger }: VersionHistoryProps) {
+export function VersionHistory({ base, id, currentVersion, onRestored, trigger, readOnly }: VersionHistoryProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [versions, setVersions] = useState<VersionItem[] | null>(null);
   const [failed, setFailed] = useState(false);
@@ -141,7 +143,7 @@ export function VersionHistory({ base, id, currentVersion, onRestored, trigger }
                 </p>
                 {selected.changeLog && <p className="vh__changelog">{selected.changeLog}</p>}
                 <div className="row">
-                  {selected.id !== latest?.id && (
+                  {selected.id !== latest?.id && !readOnly && (
                     <button
                       type="button"
                       className="btn btn--primary btn--sm"

@@ -8,6 +8,8 @@ export interface RowActions {
   check(s: Server): void;
   remove(s: Server): void;
   busyId: string | null;
+  /** Edit, Run check and Delete only for those who may (viewers and auditors only view). */
+  canWrite: boolean;
 }
 
 const text = (v: string | null) => v ?? '—';
@@ -131,39 +133,50 @@ export function serverColumns(
       enableSorting: false,
       cell: ({ row: { original: s } }) => (
         <div className="server-actions">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={`Edit ${s.name}`}
-            title="Edit"
-            onClick={() => actions.edit(s)}
-          >
-            <Icon name="edit" />
-          </button>
+          {actions.canWrite && (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Edit ${s.name}`}
+              title="Edit"
+              onClick={() => actions.edit(s)}
+            >
+              <Icon name="edit" />
+            </button>
+          )}
           <a className="icon-button" href={`/infrastructure/${s.id}`} aria-label={`View ${s.name}`} title="View">
             <Icon name="eye" />
           </a>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={`Run health check on ${s.name}`}
-            title="Health check"
-            disabled={actions.busyId === s.id}
-            onClick={() => actions.check(s)}
-          >
-            <Icon name="activity" />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={`Delete ${s.name}`}
-            title="Delete"
-            onClick={() => actions.remove(s)}
-          >
-            <Icon name="trash" />
-          </button>
+          {actions.canWrite && <WriteActions s={s} actions={actions} />}
         </div>
       ),
     },
   ];
+}
+
+/** Run check and Delete of one row. */
+function WriteActions({ s, actions }: { s: Server; actions: RowActions }) {
+  return (
+    <>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={`Run health check on ${s.name}`}
+        title="Health check"
+        disabled={actions.busyId === s.id}
+        onClick={() => actions.check(s)}
+      >
+        <Icon name="activity" />
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={`Delete ${s.name}`}
+        title="Delete"
+        onClick={() => actions.remove(s)}
+      >
+        <Icon name="trash" />
+      </button>
+    </>
+  );
 }

@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { DENIED_MESSAGE } from '../../auth/policy';
+import { DENIED_MESSAGE, ROLES } from '../../auth/policy';
 import { Badge, Banner, Card, EmptyState } from '../../ui/components';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { formatDateTime, relativeTime } from '../../ui/shared';
@@ -22,7 +22,7 @@ function DecisionDialog({ user, decision }: { user: PendingUser; decision: 'appr
       action={`/admin/approval/${user.id}/${decision}`}
       submit={approve ? 'Approve' : 'Reject'}
       danger={!approve}
-      form={{ 'hx-target': '#pending-users', 'hx-swap': 'outerHTML' }}
+      form={{ id: `${decision}-form-${user.id}`, 'hx-target': '#pending-users', 'hx-swap': 'outerHTML' }}
     />
   );
 }
@@ -46,6 +46,25 @@ function PendingRow({ user, now, timeZone }: { user: PendingUser; now: Date; tim
           <Badge colour="yellow">Pending</Badge>
           {user.isEmailVerified && <Badge colour="green">Verified</Badge>}
         </div>
+      </td>
+      <td>
+        <label className="visually-hidden" htmlFor={`approve-role-${user.id}`}>
+          {`Role for ${nameOf(user)}`}
+        </label>
+        {/* Belongs to the Approve dialog's form (form attribute): the role they get when approved. */}
+        <select
+          id={`approve-role-${user.id}`}
+          name="role"
+          className="select"
+          form={`approve-form-${user.id}`}
+          defaultValue="editor"
+        >
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {roleLabel(r)}
+            </option>
+          ))}
+        </select>
       </td>
       <td>
         <div className="row approval-actions">
@@ -107,6 +126,7 @@ export function PendingUsersRegion({
                   <th scope="col">Auth Provider</th>
                   <th scope="col">Requested</th>
                   <th scope="col">Status</th>
+                  <th scope="col">Role</th>
                   <th scope="col">Actions</th>
                 </tr>
               </thead>

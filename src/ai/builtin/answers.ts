@@ -1,3 +1,4 @@
+import type { Actor } from '../../auth/policy';
 import type { Db } from '../../db/client';
 import type { ToolUse } from '../engine';
 import * as tools from '../tools';
@@ -12,8 +13,8 @@ export interface Drafted {
   tools: ToolUse[];
 }
 
-/** Looks up and writes one answer; times in `timeZone` (the asker's). */
-type Run = (db: Db, used: ToolUse[], timeZone: string) => Promise<string>;
+/** Looks up and writes one answer from what `reader` (the asker) may read; times in `timeZone` (theirs). */
+type Run = (db: Db, used: ToolUse[], timeZone: string, reader: Actor) => Promise<string>;
 
 const MAX_ROWS = 50;
 
@@ -114,8 +115,9 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
       )}\n\nSee the [Team](/team) page for everyone.`;
     },
 
-  logs: () => async (db, used, timeZone) => {
-    const rows = await use(used, 'recent_audit_events', { limit: 15 }, tools.recentAuditEvents(db, 15));
+  logs: () => async (db, used, timeZone, reader) => {
+    if (!tools.mayReadAudit(reader)) return tools.AUDIT_DENIED;
+    const rows = await use(used, 'recent_audit_events', { limit: 15 }, tools.recentAuditEvents(db, reader, 15));
     if (!rows.length) return 'No system events have been recorded yet.';
     return `The ${plural(rows.length, 'most recent system event')}:\n\n${table(
       ['When', 'Action', 'Entity', 'By'],
@@ -161,14 +163,14 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
 
   docs:
     ({ terms }) =>
-    async (db, used) => {
+    async (db, used, _timeZone, reader) => {
       // All the words first; when nothing has them all, any of them (ranked).
       let hits = terms
-        ? await use(used, 'search_documents', { query: terms }, tools.searchDocuments(db, terms, 8))
-        : await use(used, 'recent_documents', { limit: 5 }, tools.recentDocuments(db, 5));
+        ? await use(used, 'search_documents', { query: terms }, tools.searchDocuments(db, reader, terms, 8))
+        : await use(used, 'recent_documents', { limit: 5 }, tools.recentDocuments(db, reader, 5));
       if (!hits.length && terms.includes(' ')) {
         const any = terms.split(/\s+/).join(' or ');
-        hits = await use(used, 'search_documents', { query: any }, tools.searchDocuments(db, any, 8));
+        hits = await use(used, 'search_documents', { query: any }, tools.searchDocuments(db, reader, any, 8));
       }
       if (!hits.length) {
         return terms
@@ -281,9 +283,9 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
 
   unknown:
     ({ terms }) =>
-    async (db, used, timeZone) => {
+    async (db, used, timeZone, reader) => {
       if (terms) {
-        const docs = await runners.docs({ kind: 'docs', terms })(db, used, timeZone);
+        const docs = await runners.docs({ kind: 'docs', terms })(db, used, timeZone, reader);
         if (!docs.startsWith("I couldn't")) return docs;
         const servers = await use(
           used,
@@ -297,10 +299,10 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
     },
 };
 
-/** Looks up what the intent needs and drafts the markdown answer, times in `timeZone`. */
-export async function draftAnswer(db: Db, intent: Intent, timeZone: string): Promise<Drafted> {
+/** Looks up what the intent needs and drafts the markdown answer from what `reader` may read, times in `timeZone`. */
+export async function draftAnswer(db: Db, intent: Intent, timeZone: string, reader: Actor): Promise<Drafted> {
   const used: ToolUse[] = [];
   const run = (runners[intent.kind] as (i: Intent) => Run)(intent);
-  const text = await run(db, used, timeZone);
+  const text = await run(db, used, timeZone, reader);
   return { text, tools: used };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import type { Engine } from '../engine';
+import { actorOf, type Engine } from '../engine';
 import type { AskInput } from '../schemas';
 import { serverNames } from '../tools';
 import { draftAnswer } from './answers';
@@ -51,7 +51,7 @@ export function builtinEngine(opts: { chunkDelayMs?: number } = {}): Engine {
     async answer(db: Db, input: AskInput, asker, emit, signal) {
       const names = (await serverNames(db)).map((s) => s.name);
       const intent = detectIntent(input.query, names);
-      const { text, tools } = await draftAnswer(db, intent, asker.timeZone);
+      const { text, tools } = await draftAnswer(db, intent, asker.timeZone, actorOf(asker));
       if (!emit)
         return {
           response: text,

@@ -1,4 +1,5 @@
 import { Field } from '../../ui/components';
+import { SIGN_IN_EXPIRED, SIGN_IN_LOCKED } from '../two-factor-signin';
 import { AuthCard, PasswordInput, ProviderButtons, type BannerSpec, type Providers } from './AuthCard';
 
 const errorBanners: Record<string, string> = {
@@ -7,6 +8,8 @@ const errorBanners: Record<string, string> = {
   account_rejected: 'Your account has been rejected. Please contact support.',
   not_approved: 'Your account is not approved for login.',
   google_not_configured: 'Google authentication is not configured.',
+  two_factor_locked: SIGN_IN_LOCKED,
+  two_factor_expired: SIGN_IN_EXPIRED,
 };
 
 /** Spec §8 login URL banners: `error` (with `message` overriding) and `success=account_created`. */

@@ -23,6 +23,8 @@ export function DashboardPage(props: {
   infra: InfraOverviewProps;
   now: Date;
   health?: HealthSummary;
+  /** May the reader write (can content.write)? Decides the quick actions. */
+  canWrite: boolean;
 }) {
   return (
     <div className="stack dash">
@@ -30,7 +32,7 @@ export function DashboardPage(props: {
       <StatCards stats={props.stats} />
       <div className="grid grid--3">
         <RecentKnowledge articles={props.articles} now={props.now} />
-        <QuickActions />
+        <QuickActions canWrite={props.canWrite} />
       </div>
       <InfraOverview {...props.infra} />
     </div>

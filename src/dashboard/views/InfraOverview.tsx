@@ -21,9 +21,11 @@ export interface InfraOverviewProps {
   rows: OverviewServer[];
   matching: number;
   total: number;
+  /** May the reader edit servers? Viewers and auditors get no Edit link. */
+  canWrite: boolean;
 }
 
-function ServerRow({ s }: { s: OverviewServer }) {
+function ServerRow({ s, canWrite }: { s: OverviewServer; canWrite: boolean }) {
   return (
     <tr>
       <td>
@@ -54,9 +56,11 @@ function ServerRow({ s }: { s: OverviewServer }) {
           <a className="icon-button" href={`/infrastructure/${s.id}`} aria-label={`View ${s.name}`}>
             <Icon name="eye" />
           </a>
-          <a className="icon-button" href={`/infrastructure?server=${s.id}`} aria-label={`Edit ${s.name}`}>
-            <Icon name="edit" />
-          </a>
+          {canWrite && (
+            <a className="icon-button" href={`/infrastructure?server=${s.id}`} aria-label={`Edit ${s.name}`}>
+              <Icon name="edit" />
+            </a>
+          )}
           {/* A server has no settings screen of its own: its detail page holds its health checks and linked documents. */}
           <a className="icon-button" href={`/infrastructure/${s.id}`} aria-label={`Settings for ${s.name}`}>
             <Icon name="settings" />
@@ -68,7 +72,7 @@ function ServerRow({ s }: { s: OverviewServer }) {
 }
 
 /** Infrastructure Overview: environment filter (htmx, kept in the URL), refresh, server table. */
-export function InfraOverview({ environment, rows, matching, total }: InfraOverviewProps) {
+export function InfraOverview({ environment, rows, matching, total, canWrite }: InfraOverviewProps) {
   const filter = (
     <form
       className="row"
@@ -130,7 +134,7 @@ export function InfraOverview({ environment, rows, matching, total }: InfraOverv
               </thead>
               <tbody>
                 {rows.map((s) => (
-                  <ServerRow key={s.id} s={s} />
+                  <ServerRow key={s.id} s={s} canWrite={canWrite} />
                 ))}
               </tbody>
             </table>

@@ -12,6 +12,7 @@ export * from './item-types';
 export * from './options';
 export * from './preview';
 export * from './proposal';
+export * from './shares';
 export * from './skeletons';
 export * from './slug';
 export * from './spaces';

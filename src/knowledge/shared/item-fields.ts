@@ -23,7 +23,16 @@ export const SNAPSHOT_FIELDS = [
 export const EDITABLE_FIELDS = ['title', 'content', ...SNAPSHOT_FIELDS] as const;
 
 /** An item as stored and as the API returns it (less its author). */
-export const ITEM_FIELDS = ['id', ...EDITABLE_FIELDS, 'version', 'authorId', 'createdAt', 'updatedAt'] as const;
+export const ITEM_FIELDS = [
+  'id',
+  ...EDITABLE_FIELDS,
+  'version',
+  'authorId',
+  'ownerId',
+  'visibility',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 /** What the editor island receives of an item. */
 export const EDITOR_ITEM_FIELDS = ['id', ...EDITABLE_FIELDS, 'version', 'updatedAt'] as const;
@@ -39,12 +48,17 @@ export const PREVIEW_FIELDS = [
   'updatedAt',
   'excerpt',
   'tags',
+  'ownerId',
+  'visibility',
 ] as const;
 
 /** The named fields of an object (the lists above applied to a row or an item). */
 export function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
 }
+
+/** Who may read an item: everyone, or only its owner, admins and the users it is shared with. */
+export type ItemVisibility = 'everyone' | 'restricted';
 
 export interface ItemAuthor {
   firstName: string | null;
@@ -70,9 +84,14 @@ export interface Item {
   /** As stored: a form model (validated since it was validated on the way in; older rows may hold any object). */
   formModel: Record<string, unknown> | null;
   authorId: string | null;
+  /** Its owner (the creator, transferable): changes its visibility and shares. */
+  ownerId: string | null;
+  visibility: ItemVisibility;
   createdAt: string;
   updatedAt: string;
   author?: ItemAuthor | null;
+  /** The owner's name and e-mail (single-item answers). */
+  owner?: ItemAuthor | null;
 }
 
 /** One row of the version list (spec §3 Document version + authorName). */

@@ -12,6 +12,9 @@ export interface CategoryItem {
 export type PreviewItem = Pick<Item, (typeof PREVIEW_FIELDS)[number]> & {
   html: string;
   servers?: LinkedServer[];
+  /** What the reader may do with it (the preview shows only those buttons). */
+  canWrite?: boolean;
+  canShare?: boolean;
 };
 
 export interface CategoryGroup {

@@ -24,16 +24,19 @@ export interface CategoryPaneProps {
   now: Date;
   /** The reader may restore deleted items (the preview's delete question says so). */
   canRestore: boolean;
+  /** The reader's role writes content (the preview still asks the item whether they may edit it). */
+  canWrite: boolean;
+  timeZone: string;
 }
 
 /** The category view island (rendered on the server, hydrated in the browser). */
-export function CategoryPane({ assets, groups, now, canRestore }: CategoryPaneProps) {
+export function CategoryPane({ assets, groups, now, canRestore, canWrite, timeZone }: CategoryPaneProps) {
   return (
     <IslandRoot
       name="CategoryView"
       component={CategoryView}
       assets={assets}
-      props={{ groups, now: now.toISOString(), canRestore }}
+      props={{ groups, now: now.toISOString(), canRestore, canWrite, timeZone }}
     />
   );
 }

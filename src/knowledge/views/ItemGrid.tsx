@@ -10,10 +10,12 @@ export interface GridProps {
   now: Date;
   /** Knowledge items show their type (icon and label). */
   showType?: boolean;
+  /** Whether the reader may edit (and so delete) an item: only those show a delete button. */
+  canEdit: (item: Item) => boolean;
 }
 
 /** One card: type, Template and category badges, delete, title (opens the item, see listItemHref), excerpt, version, age, tags. */
-function ItemCard({ item, path, now, showType }: { item: Item } & Omit<GridProps, 'items'>) {
+function ItemCard({ item, path, now, showType, canEdit }: { item: Item } & Omit<GridProps, 'items'>) {
   return (
     <article className="card card--link kb-card">
       <div className="card__body stack">
@@ -23,7 +25,7 @@ function ItemCard({ item, path, now, showType }: { item: Item } & Omit<GridProps
             {item.isTemplate && <Badge colour="purple">Template</Badge>}
             {item.category && <Badge colour="blue">{item.category}</Badge>}
           </div>
-          <DeleteButton href={`${path}/${item.id}/delete`} title={item.title} />
+          {canEdit(item) && <DeleteButton href={`${path}/${item.id}/delete`} title={item.title} />}
         </div>
         <h3 className="card__title">
           <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>
@@ -41,7 +43,14 @@ export function ItemGrid(props: GridProps) {
   return (
     <div className="grid grid--3" data-testid="item-grid">
       {props.items.map((item) => (
-        <ItemCard key={item.id} item={item} path={props.path} now={props.now} showType={props.showType} />
+        <ItemCard
+          key={item.id}
+          item={item}
+          path={props.path}
+          now={props.now}
+          showType={props.showType}
+          canEdit={props.canEdit}
+        />
       ))}
     </div>
   );

@@ -5,7 +5,8 @@ import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TypeLabel } from './ItemBits';
 
 /** List view: Title, Type, Category, Version, Updated, and a delete button per row. */
-export function ItemList({ items, path, now }: { items: Item[]; path: string; now: Date }) {
+export function ItemList(props: { items: Item[]; path: string; now: Date; canEdit: (item: Item) => boolean }) {
+  const { items, path, now, canEdit } = props;
   return (
     <div className="table-wrap">
       <table className="table">
@@ -35,9 +36,7 @@ export function ItemList({ items, path, now }: { items: Item[]; path: string; no
               <td>
                 <time dateTime={item.updatedAt}>{relativeTime(item.updatedAt, now)}</time>
               </td>
-              <td>
-                <DeleteButton href={`${path}/${item.id}/delete`} title={item.title} />
-              </td>
+              <td>{canEdit(item) && <DeleteButton href={`${path}/${item.id}/delete`} title={item.title} />}</td>
             </tr>
           ))}
         </tbody>

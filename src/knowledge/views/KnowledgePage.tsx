@@ -37,6 +37,8 @@ export interface ListPageProps {
   replaceUrl?: string;
   /** Admins get a link to the deleted items (restorable). */
   admin?: boolean;
+  /** The reader may create items (viewers and auditors see no create actions). */
+  canWrite: boolean;
 }
 
 /** /knowledge-base and /documents: filters, create action, the swappable results (with the delete dialog). */
@@ -45,7 +47,7 @@ export function ListPage(props: ListPageProps) {
   return (
     <div className="stack kb-page">
       {props.replaceUrl && <div hidden data-replace-url={props.replaceUrl} />}
-      {hasKinds && <AutoCreatePanel open={!!props.autoCreateOpen} />}
+      {hasKinds && props.canWrite && <AutoCreatePanel open={!!props.autoCreateOpen} />}
       {props.notice && <Banner variant={props.notice.variant}>{props.notice.text}</Banner>}
       <div className="row kb-head">
         <Toolbar
@@ -61,14 +63,15 @@ export function ListPage(props: ListPageProps) {
             Deleted items
           </a>
         )}
-        {hasKinds ? (
-          <CreateMenu />
-        ) : (
-          <a className="btn btn--primary" href={`${path}/new`}>
-            <Icon name="plus" />
-            New Document
-          </a>
-        )}
+        {props.canWrite &&
+          (hasKinds ? (
+            <CreateMenu />
+          ) : (
+            <a className="btn btn--primary" href={`${path}/new`}>
+              <Icon name="plus" />
+              New Document
+            </a>
+          ))}
       </div>
       <div id="kb-results" className="kb-results">
         {props.results}

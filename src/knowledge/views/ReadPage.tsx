@@ -20,12 +20,15 @@ export interface ReadPageProps {
   back: string;
   timeZone: string;
   /** What the reader may do here. */
-  actions: { edit: boolean; history: boolean; delete: boolean };
+  actions: { edit: boolean; history: boolean; delete: boolean; share: boolean };
   /** The page's small script (code copy, heading links); absent when the build has none. */
   script?: string;
 }
 
-const ownerName = (a: ReadableItem['item']['author']) => (a ? displayName(a) : 'Unknown');
+const ownerName = (item: ReadableItem['item']) => {
+  const person = item.owner ?? item.author;
+  return person ? displayName(person) : 'Unknown';
+};
 
 /** Knowledge Base › Category: back to the list the reader came from, and to the item's category. */
 function Breadcrumb({ space, back, category }: { space: Space; back: string; category: string | null }) {
@@ -59,13 +62,15 @@ function Facts({ space, read, timeZone }: Pick<ReadPageProps, 'space' | 'read' |
         {'Updated '}
         <time dateTime={item.updatedAt}>{formatDateTime(item.updatedAt, timeZone)}</time>
       </span>{' '}
-      <span className="muted">{ownerName(item.author)}</span>
+      <span className="muted">{ownerName(item)}</span>{' '}
+      {item.visibility === 'restricted' && <Badge colour="yellow">Restricted</Badge>}
     </p>
   );
 }
 
 /** Edit (a link), Delete (the list's confirmation dialog; a page without JS) and Version History (an island on click). */
-function Actions({ space, read, back, actions }: Pick<ReadPageProps, 'space' | 'read' | 'back' | 'actions'>) {
+function Actions(props: Pick<ReadPageProps, 'space' | 'read' | 'back' | 'actions' | 'timeZone'>) {
+  const { space, read, back, actions, timeZone } = props;
   const { path, api } = SPACES[space];
   const { item } = read;
   const deleteHref = `${path}/${item.id}/delete?back=${encodeURIComponent(back)}`;
@@ -101,7 +106,26 @@ function Actions({ space, read, back, actions }: Pick<ReadPageProps, 'space' | '
           </button>
           <Island
             name="ItemHistory"
-            props={{ base: api, id: item.id, currentVersion: item.version }}
+            props={{ base: api, id: item.id, currentVersion: item.version, readOnly: !actions.edit }}
+            load="interaction"
+            clientOnly
+          />
+        </>
+      )}
+      {actions.share && (
+        <>
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            data-island-trigger="ShareDialog"
+            data-js-only=""
+            hidden
+          >
+            Share
+          </button>
+          <Island
+            name="ShareDialog"
+            props={{ base: api, id: item.id, visibility: item.visibility, timeZone }}
             load="interaction"
             clientOnly
           />
@@ -186,7 +210,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script }: ReadP
         <Breadcrumb space={space} back={back} category={item.category} />
         <h1 className="doc__title">{item.title}</h1>
         <Facts space={space} read={read} timeZone={timeZone} />
-        <Actions space={space} read={read} back={back} actions={actions} />
+        <Actions space={space} read={read} back={back} actions={actions} timeZone={timeZone} />
       </header>
       <div className="doc__layout">
         <div className="doc__main">

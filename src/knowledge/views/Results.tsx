@@ -17,6 +17,10 @@ export interface ResultsProps {
   /** The category view's island, when view=category. */
   category?: ReactNode;
   showType?: boolean;
+  /** The reader may create items (viewers and auditors see no create or delete buttons). */
+  canWrite: boolean;
+  /** Whether the reader may edit (and so delete) an item. */
+  canEdit: (item: Item) => boolean;
 }
 
 /** "Showing 60 of 812" and a link that shows more (the list is capped so big spaces stay fast). */
@@ -56,21 +60,27 @@ export function Results(props: ResultsProps) {
         ) : (
           <>
             {view === 'list' ? (
-              <ItemList items={props.items} path={props.path} now={props.now} />
+              <ItemList items={props.items} path={props.path} now={props.now} canEdit={props.canEdit} />
             ) : (
-              <ItemGrid items={props.items} path={props.path} now={props.now} showType={props.showType} />
+              <ItemGrid
+                items={props.items}
+                path={props.path}
+                now={props.now}
+                showType={props.showType}
+                canEdit={props.canEdit}
+              />
             )}
             <MoreLink path={props.path} state={props.state} shown={props.items.length} total={props.total} />
           </>
         )}
       </div>
-      <DeleteDialog />
+      {props.canWrite && <DeleteDialog />}
     </>
   );
 }
 
 /** The knowledge base's empty states (spec texts). */
-export function KnowledgeEmpty({ filtering }: { filtering: boolean }) {
+export function KnowledgeEmpty({ filtering }: { filtering: boolean; canWrite?: boolean }) {
   return filtering ? (
     <EmptyState icon="search" title="No items found" text="Try adjusting your search criteria" />
   ) : (
@@ -81,15 +91,17 @@ export function KnowledgeEmpty({ filtering }: { filtering: boolean }) {
 /** The empty states of each space's list. */
 export const EMPTY_STATES = { knowledge: KnowledgeEmpty, documents: DocumentsEmpty } as const;
 
-/** The documents screen's empty states. */
-export function DocumentsEmpty({ filtering }: { filtering: boolean }) {
+/** The documents screen's empty states (the create button only for those who may create). */
+export function DocumentsEmpty({ filtering, canWrite }: { filtering: boolean; canWrite?: boolean }) {
   return filtering ? (
     <EmptyState icon="search" title="No documents found" text="Try adjusting your search or filter criteria" />
   ) : (
     <EmptyState icon="file" title="No documents yet" text="Get started by creating your first document">
-      <a className="btn btn--primary" href="/documents/new">
-        Create Your First Document
-      </a>
+      {canWrite && (
+        <a className="btn btn--primary" href="/documents/new">
+          Create Your First Document
+        </a>
+      )}
     </EmptyState>
   );
 }

@@ -15,6 +15,8 @@ export interface InfrastructurePageProps {
   openCreate: boolean;
   /** The user's timezone, for the times in the table. */
   timeZone: string;
+  /** May the reader add, edit, delete and check servers? Viewers and auditors see no such buttons. */
+  canWrite: boolean;
 }
 
 /** /infrastructure: the server table island, rendered on the server first (filters work as a GET form). */

@@ -17,6 +17,8 @@ export interface ServerDetailProps {
   options: DocumentOption[];
   timeZone: string;
   linkError?: string;
+  /** May the reader change servers (can content.write)? Viewers and auditors get no forms. */
+  canWrite: boolean;
 }
 
 function Facts({ server: s, timeZone }: { server: Server; timeZone: string }) {
@@ -109,7 +111,8 @@ function Documents({
   links,
   options,
   linkError,
-}: Pick<ServerDetailProps, 'server' | 'links' | 'options' | 'linkError'>) {
+  canWrite,
+}: Pick<ServerDetailProps, 'server' | 'links' | 'options' | 'linkError' | 'canWrite'>) {
   const linked = new Set(links.map((l) => l.documentId));
   const available = options.filter((o) => !linked.has(o.id));
   return (
@@ -123,36 +126,40 @@ function Documents({
               <a href={itemHref(spaceOf(l.space), l.documentId, l.title)}>{l.title}</a>
               <Badge>{l.documentType}</Badge>
               <span className="spacer" />
-              <form method="post" action={`/infrastructure/${server.id}/documents/${l.documentId}/delete`}>
-                <button type="submit" className="btn btn--sm btn--ghost" aria-label={`Unlink ${l.title}`}>
-                  Unlink
-                </button>
-              </form>
+              {canWrite && (
+                <form method="post" action={`/infrastructure/${server.id}/documents/${l.documentId}/delete`}>
+                  <button type="submit" className="btn btn--sm btn--ghost" aria-label={`Unlink ${l.title}`}>
+                    Unlink
+                  </button>
+                </form>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <form method="post" action={`/infrastructure/${server.id}/documents`} className="form server-link-form">
-        {linkError && <Banner variant="error">{linkError}</Banner>}
-        <Field label="Document" htmlFor="link-document">
-          <select id="link-document" name="documentId" className="select" required>
-            <option value="">Select a document</option>
-            {available.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.title}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Link type" htmlFor="link-type">
-          <input id="link-type" name="documentType" className="input" defaultValue="runbook" maxLength={50} />
-        </Field>
-        <div>
-          <button type="submit" className="btn btn--primary">
-            Link Document
-          </button>
-        </div>
-      </form>
+      {canWrite && (
+        <form method="post" action={`/infrastructure/${server.id}/documents`} className="form server-link-form">
+          {linkError && <Banner variant="error">{linkError}</Banner>}
+          <Field label="Document" htmlFor="link-document">
+            <select id="link-document" name="documentId" className="select" required>
+              <option value="">Select a document</option>
+              {available.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.title}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Link type" htmlFor="link-type">
+            <input id="link-type" name="documentType" className="input" defaultValue="runbook" maxLength={50} />
+          </Field>
+          <div>
+            <button type="submit" className="btn btn--primary">
+              Link Document
+            </button>
+          </div>
+        </form>
+      )}
     </>
   );
 }
@@ -167,11 +174,13 @@ export function ServerDetail(props: ServerDetailProps) {
           ← Back to Infrastructure
         </a>
         <span className="spacer" />
-        <form method="post" action={`/infrastructure/${server.id}/health-check`}>
-          <button type="submit" className="btn" disabled={server.status === 'maintenance'}>
-            Run Health Check
-          </button>
-        </form>
+        {props.canWrite && (
+          <form method="post" action={`/infrastructure/${server.id}/health-check`}>
+            <button type="submit" className="btn" disabled={server.status === 'maintenance'}>
+              Run Health Check
+            </button>
+          </form>
+        )}
       </div>
       <div className="grid grid--2">
         <Card title={server.name} subtitle="Server details">
@@ -182,7 +191,13 @@ export function ServerDetail(props: ServerDetailProps) {
             <Checks checks={props.checks} timeZone={timeZone} />
           </Card>
           <Card title="Linked documents">
-            <Documents server={server} links={props.links} options={props.options} linkError={props.linkError} />
+            <Documents
+              server={server}
+              links={props.links}
+              options={props.options}
+              linkError={props.linkError}
+              canWrite={props.canWrite}
+            />
           </Card>
         </div>
       </div>

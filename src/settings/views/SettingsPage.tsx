@@ -2,7 +2,10 @@ import type { ReactNode } from 'react';
 import { Card, Field } from '../../ui/components';
 import { formatDateTime, relativeTime } from '../../ui/shared';
 import { AvatarForm } from './AvatarForm';
+import { TwoFactorSection, type TwoFactorSectionProps } from './TwoFactorSection';
+import { ApiTokensSection } from './ApiTokensSection';
 import { settingsDepartments, themeChoices, timezones, type Settings } from '../schemas';
+import type { PersonalToken } from '../api-tokens';
 
 export type Section = 'profile' | 'avatar' | 'notifications' | 'appearance' | 'password' | 'sessions' | 'delete';
 export interface SettingsPageProps {
@@ -13,6 +16,10 @@ export interface SettingsPageProps {
   now: Date;
   /** Web Push: the server's VAPID public key and the settings-only script; null when the server has no keys. */
   push?: { publicKey: string; script: string } | null;
+  /** Settings › Security › Two-factor sign-in. */
+  twoFactor?: TwoFactorSectionProps;
+  /** Settings › API tokens: the user's own personal tokens. */
+  apiTokens?: PersonalToken[];
 }
 
 /** The hint under a disabled Push switch names what the server lacks. */
@@ -327,6 +334,8 @@ export function SettingsPage(props: SettingsPageProps) {
       <Notifications {...props} />
       <Appearance {...props} />
       <Security {...props} />
+      {props.twoFactor && <TwoFactorSection {...props.twoFactor} />}
+      {props.apiTokens && <ApiTokensSection tokens={props.apiTokens} timeZone={props.s.timezone} now={props.now} />}
       <DangerZone {...props} />
     </div>
   );

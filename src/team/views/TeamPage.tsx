@@ -9,6 +9,8 @@ export interface TeamPageProps {
   shown: TeamMember[];
   q: string;
   timezone: string;
+  /** May the reader add, edit, delete and invite (can content.write)? Viewers and auditors only read. */
+  canWrite: boolean;
   add?: FormState;
   invite?: FormState;
   edit?: { id: string; state: FormState };
@@ -37,7 +39,7 @@ function TeamStats({ members }: { members: TeamMember[] }) {
   );
 }
 
-function MemberRow({ m, timezone }: { m: TeamMember; timezone: string }) {
+function MemberRow({ m, timezone, canWrite }: { m: TeamMember; timezone: string; canWrite: boolean }) {
   return (
     <li className="team-row">
       <Avatar imageUrl={m.profileImageUrl} initials={initials(m.name)} />
@@ -58,21 +60,27 @@ function MemberRow({ m, timezone }: { m: TeamMember; timezone: string }) {
           <span>{m.lastActive ? `Last active ${formatDate(m.lastActive, timezone)}` : 'Never'}</span>
         </div>
       </div>
-      <div className="row">
-        <button type="button" className="btn btn--sm" data-open-dialog={`edit-${m.id}`} aria-label={`Edit ${m.name}`}>
-          <Icon name="edit" />
-          Edit
-        </button>
-        <button
-          type="button"
-          className="btn btn--sm btn--ghost"
-          data-open-dialog={`delete-${m.id}`}
-          aria-label={`Delete ${m.name}`}
-        >
-          <Icon name="trash" />
-        </button>
-      </div>
+      {canWrite && <MemberButtons m={m} />}
     </li>
+  );
+}
+
+function MemberButtons({ m }: { m: TeamMember }) {
+  return (
+    <div className="row">
+      <button type="button" className="btn btn--sm" data-open-dialog={`edit-${m.id}`} aria-label={`Edit ${m.name}`}>
+        <Icon name="edit" />
+        Edit
+      </button>
+      <button
+        type="button"
+        className="btn btn--sm btn--ghost"
+        data-open-dialog={`delete-${m.id}`}
+        aria-label={`Delete ${m.name}`}
+      >
+        <Icon name="trash" />
+      </button>
+    </div>
   );
 }
 
@@ -83,7 +91,8 @@ export function MemberList({
   timezone,
   edit,
   open,
-}: Pick<TeamPageProps, 'shown' | 'q' | 'timezone' | 'edit' | 'open'>) {
+  canWrite,
+}: Pick<TeamPageProps, 'shown' | 'q' | 'timezone' | 'edit' | 'open' | 'canWrite'>) {
   return (
     <div id="team-list" className="card">
       {shown.length === 0 ? (
@@ -95,18 +104,19 @@ export function MemberList({
       ) : (
         <ul className="team-list" aria-label="Team members">
           {shown.map((m) => (
-            <MemberRow key={m.id} m={m} timezone={timezone} />
+            <MemberRow key={m.id} m={m} timezone={timezone} canWrite={canWrite} />
           ))}
         </ul>
       )}
-      {shown.map((m) => (
-        <MemberDialogs
-          key={m.id}
-          member={m}
-          edit={edit?.id === m.id ? edit.state : undefined}
-          open={open === 'edit' && edit?.id === m.id}
-        />
-      ))}
+      {canWrite &&
+        shown.map((m) => (
+          <MemberDialogs
+            key={m.id}
+            member={m}
+            edit={edit?.id === m.id ? edit.state : undefined}
+            open={open === 'edit' && edit?.id === m.id}
+          />
+        ))}
     </div>
   );
 }
@@ -137,22 +147,37 @@ export function TeamPage(props: TeamPageProps) {
           />
         </form>
         <span className="spacer" />
-        <button type="button" className="btn" data-open-dialog="invite-member">
-          <Icon name="mail" />
-          Invite Member
-        </button>
-        <button type="button" className="btn btn--primary" data-open-dialog="add-member">
-          <Icon name="plus" />
-          Add Team Member
-        </button>
+        {props.canWrite && (
+          <>
+            <button type="button" className="btn" data-open-dialog="invite-member">
+              <Icon name="mail" />
+              Invite Member
+            </button>
+            <button type="button" className="btn btn--primary" data-open-dialog="add-member">
+              <Icon name="plus" />
+              Add Team Member
+            </button>
+          </>
+        )}
       </div>
-      <MemberList shown={props.shown} q={props.q} timezone={props.timezone} edit={props.edit} open={props.open} />
-      <TopDialogs
-        add={props.add}
-        invite={props.invite}
-        open={props.open === 'add' || props.open === 'invite' ? props.open : undefined}
+      <MemberList
+        shown={props.shown}
+        q={props.q}
+        timezone={props.timezone}
+        edit={props.edit}
+        open={props.open}
+        canWrite={props.canWrite}
       />
-      <ChoiceLists />
+      {props.canWrite && (
+        <>
+          <TopDialogs
+            add={props.add}
+            invite={props.invite}
+            open={props.open === 'add' || props.open === 'invite' ? props.open : undefined}
+          />
+          <ChoiceLists />
+        </>
+      )}
     </div>
   );
 }
