@@ -12,6 +12,7 @@ import type { Db } from '../db/client';
 import { twoFactorRecoveryCodes, users } from '../db/schema';
 import type { Role } from '../db/schema/values';
 import { conflict, notFound } from '../http/errors';
+import { enforce } from '../http/rate-limit';
 import type { Actor } from './service';
 
 /** One account as /admin/users lists it. */
@@ -132,8 +133,16 @@ export async function resetTwoFactor(db: Db, actor: Actor, userId: string): Prom
   });
 }
 
+/** Verification e-mails an admin may resend to one account: 3 an hour, so a click loop cannot flood a mailbox. */
+export const RESEND_VERIFICATION_LIMIT = { limit: 3, windowSeconds: 60 * 60 };
+
 /** E-mails a fresh verification link (24 h; the old one stops working) to an account whose address is unverified. */
 export async function resendVerification(db: Db, appUrl: string, actor: Actor, userId: string): Promise<Account> {
+  await enforce(
+    db,
+    [{ key: `resend-verification:${userId}`, ...RESEND_VERIFICATION_LIMIT }],
+    'A verification e-mail was resent to this account several times this hour. Please try again later.',
+  );
   const token = generateToken();
   const tokenHash = hashToken(token);
   return db.transaction(async (tx) => {

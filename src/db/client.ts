@@ -50,6 +50,13 @@ const postgresTimeouts = {
   idle_in_transaction_session_timeout: 30_000,
 } satisfies pg.PoolConfig;
 
+/**
+ * Settings of every connection. JIT off: our queries are short, and a misestimate (a row count the planner cannot
+ * know, such as a period start computed in the query) pushed a 1 ms count over jit_above_cost, where compiling it
+ * took 20–90 ms: a non-admin's dashboard was 10× an admin's. A DATABASE_URL's own `options` take precedence.
+ */
+const postgresSessionSettings = { options: '-c jit=off' } satisfies pg.PoolConfig;
+
 /** Opens a real PostgreSQL through node-postgres; options.max is the pool size (DATABASE_POOL_MAX). */
 export function openPostgres(url: string, options: pg.PoolConfig = {}): Database {
   if (new URL(url).searchParams.has('max')) {
@@ -57,7 +64,13 @@ export function openPostgres(url: string, options: pg.PoolConfig = {}): Database
       'Invalid configuration: DATABASE_URL must not set ?max= (set DATABASE_POOL_MAX, the connections per process)',
     );
   }
-  const pool = new GuardedPool({ connectionString: url, max: 10, ...postgresTimeouts, ...options });
+  const pool = new GuardedPool({
+    connectionString: url,
+    max: 10,
+    ...postgresTimeouts,
+    ...postgresSessionSettings,
+    ...options,
+  });
   const db: Db = drizzlePostgres(pool, { schema });
   return {
     db,

@@ -203,6 +203,19 @@ describe('resend verification', () => {
     );
     expect(again.status).toBe(409);
   });
+
+  it('sends at most 3 an hour to one account (429 with Retry-After), so a click loop cannot flood a mailbox', async () => {
+    await register(t, 'flooded@example.com');
+    const u = await userByEmail(t.db, 'flooded@example.com');
+    const resend = () =>
+      t.app.request(`/api/admin/users/${u.id}/resend-verification`, jsonRequest('POST', undefined, admin.cookie));
+    for (let i = 0; i < 3; i++) expect((await resend()).status).toBe(200);
+    const refused = await resend();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await refused.json()).message).toContain('Please try again later.');
+    expect(await auditOf(u.id, 'user.verification_resent')).toHaveLength(3);
+  });
 });
 
 describe('/api/admin/settings', () => {

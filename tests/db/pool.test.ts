@@ -41,6 +41,23 @@ describe('the PostgreSQL connection pool', () => {
   });
 
   it.skipIf(!usingPostgres())(
+    'turns JIT off on every connection (its compile time dwarfs our short queries)',
+    async () => {
+      const database = await openDatabase({ databaseUrl: url, databasePoolMax: 2, dataDir: '/nonexistent' });
+      opened.push(database);
+      const rows = await Promise.all(
+        [0, 1].map(
+          async () =>
+            (
+              await queryRows<{ jit: string }>(database.db, sql`select current_setting('jit') as jit, pg_sleep(0.1)`)
+            )[0],
+        ),
+      );
+      expect(rows.map((r) => r.jit)).toEqual(['off', 'off']);
+    },
+  );
+
+  it.skipIf(!usingPostgres())(
     'a request that waits too long for a pooled connection fails in bounded time, as 503 with a message',
     async () => {
       const database = openPostgres(url!, { max: 1 });

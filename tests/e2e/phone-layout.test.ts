@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { startTwoFactorSetup } from '../../src/auth/two-factor';
 import { servers } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
 import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
@@ -116,6 +117,26 @@ describe.skipIf(!hasBrowser)('phones and desktops in Chromium', { timeout: 60_00
     };
     expect(await grid(PHONE)).toEqual({ columns: 2, rows: 2 });
     expect(await grid(DESKTOP)).toEqual({ columns: 4, rows: 1 });
+  });
+
+  it('the last button of a page scrolls clear of the assistant button (two-factor set-up on a phone)', async () => {
+    const user = await createSignedInUser(app.db, { role: 'viewer' });
+    await startTwoFactorSetup(app.db, user.id); // the set-up step: QR code, key, code field, then "Turn on"
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await (await signedInContext(browser, app.url, user.cookie, { viewport })).newPage();
+      await page.goto(`${app.url}/settings/two-factor`);
+      const last = page.locator('main button[type=submit]').last();
+      await last.waitFor();
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      const [button, fab] = await Promise.all([last.boundingBox(), page.locator('.fab').boundingBox()]);
+      const overlaps =
+        button!.x < fab!.x + fab!.width &&
+        fab!.x < button!.x + button!.width &&
+        button!.y < fab!.y + fab!.height &&
+        fab!.y < button!.y + button!.height;
+      expect(overlaps, `at ${viewport.width}px`).toBe(false);
+      await page.context().close();
+    }
   });
 
   it('the assistant button is under the open mobile menu and under a modal dialog (phone and desktop)', async () => {
