@@ -52,27 +52,3 @@ export async function itemResource(db: Db, user: Actor, item: ItemAccessFields):
     user && item.visibility === 'restricted' && item.ownerId !== user.id ? await shareOf(db, item.id, user.id) : null;
   return { ownerId: item.ownerId, visibility: item.visibility, share };
 }
-
-/** Live restricted items a user may not read, per space and category ('' = Uncategorized). */
-export interface HiddenCount {
-  space: string;
-  category: string;
-  hidden: number;
-}
-
-/**
- * What the kept counters (document_counts, which count every live item) must lose for this reader: the live
- * restricted items they may not read. Restricted items are few and indexed, so this stays cheap at any size;
- * admins see everything and cost no query.
- */
-export async function hiddenCounts(db: Db, user: Actor): Promise<HiddenCount[]> {
-  if (user && can(user, 'item.read', { visibility: 'restricted' })) return [];
-  const rows = await queryRows<HiddenCount>(
-    db,
-    sql`select space, coalesce(category, '') as category, count(*)::int as hidden
-        from documents
-        where visibility = 'restricted' and deleted_at is null and not ${readableBy(user)}
-        group by 1, 2`,
-  );
-  return rows.map((r) => ({ ...r, hidden: Number(r.hidden) }));
-}

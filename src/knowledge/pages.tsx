@@ -6,7 +6,7 @@ import { deletePages } from './delete-pages';
 import { deletedPages } from './deleted-pages';
 import { readState, renderResults } from './results';
 import type { Space } from './schemas';
-import { getItem, listCategories } from './service';
+import { getItem, visibleCategoryCounts } from './service';
 import { isKbType, itemHref, SPACES } from './shared';
 import { ListPage } from './views/KnowledgePage';
 import { listUrl } from './views/urls';
@@ -17,7 +17,9 @@ async function listPage(c: Context<AppEnv>, space: Space) {
   // Reached with ?doc= only when the item does not exist (see openDoc).
   const missing = c.req.query('doc') !== undefined;
   c.header('Vary', 'HX-Request, HX-Target');
-  const node = await renderResults(c, space, state);
+  // Read once: the category filter's list and, when only a category is chosen, the results' totals.
+  const counts = await visibleCategoryCounts(c.var.deps.db, space, c.var.user);
+  const node = await renderResults(c, space, state, counts);
   if (isHtmxFor(c, 'kb-results')) return fragment(c, node);
   const deleted = c.req.query('deleted') === '1';
   const cleaned = missing || deleted || c.req.query('autocreate') ? listUrl(path, state) : undefined;
@@ -30,7 +32,7 @@ async function listPage(c: Context<AppEnv>, space: Space) {
     <ListPage
       space={space}
       state={state}
-      categories={await listCategories(c.var.deps.db, space, c.var.user)}
+      categories={counts.map((r) => r.name).filter(Boolean)}
       results={node}
       autoCreateOpen={c.req.query('autocreate') === 'true'}
       notice={notice}

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { can } from '../auth/policy';
 import { listQuery, type Item, type Space } from './schemas';
-import { categoryCounts, countItems, listItems, listTitles } from './service';
+import { categoryCounts, countItems, listItems, listTitles, type CategoryCount } from './service';
 import { SPACES } from './shared';
 import { buildGroups, CategoryPane } from './views/CategoryPane';
 import { EMPTY_STATES, Results } from './views/Results';
@@ -11,8 +11,11 @@ import { isFiltering, type ListState } from './views/urls';
 /** Grid and list pages show this many items first ("Show more" adds 60). */
 export const PAGE_SIZE = 60;
 
-/** Loads and renders the results part of a list page for a state (the htmx fragment, also inside the full page). */
-export async function renderResults(c: Context<AppEnv>, space: Space, state: ListState) {
+/**
+ * Loads and renders the results part of a list page for a state (the htmx fragment, also inside the full page);
+ * `counts` are the reader's visibleCategoryCounts when the page has read them already.
+ */
+export async function renderResults(c: Context<AppEnv>, space: Space, state: ListState, counts?: CategoryCount[]) {
   const { db, assets } = c.var.deps;
   const { path, hasKinds } = SPACES[space];
   const now = new Date();
@@ -24,15 +27,15 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
   const Empty = EMPTY_STATES[space];
   const empty = <Empty filtering={isFiltering(state)} canWrite={canWrite} />;
   if (state.view === 'category') {
-    const [titles, counts] = await Promise.all([
+    const [titles, perCategory] = await Promise.all([
       listTitles(db, space, { ...filters, limit: 600 }),
-      categoryCounts(db, space, filters),
+      categoryCounts(db, space, filters, counts),
     ]);
     // Nothing to show: the screen's empty state (spec texts), not an empty tree.
     const category = titles.length ? (
       <CategoryPane
         assets={assets}
-        groups={buildGroups(titles, counts)}
+        groups={buildGroups(titles, perCategory)}
         now={now}
         canRestore={can(c.var.user, 'knowledge.restore')}
         canWrite={canWrite}
@@ -57,7 +60,7 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
   const limit = Math.min(state.limit ?? PAGE_SIZE, 1000);
   const [items, total] = await Promise.all([
     listItems(db, space, { ...filters, limit, summary: true }),
-    countItems(db, space, filters),
+    countItems(db, space, filters, counts),
   ]);
   return (
     <Results

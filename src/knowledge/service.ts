@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../auth/policy';
-import type { Db } from '../db/client';
-import { documentCounts, documents, users } from '../db/schema';
+import { queryRows, type Db } from '../db/client';
+import { documents, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict } from '../http/errors';
-import { hiddenCounts, readableBy } from './access';
+import { readableBy } from './access';
 import { getItem, lockRow, writeVersion } from './items';
 import { describeChanges } from './versions';
 import { authorColumns, itemColumns, toItem } from './rows';
@@ -157,38 +157,58 @@ function filterWhere(space: Space, filters: ListFilters): SQL | undefined {
 /** Filters the document_counts counters can answer: none but a category. */
 const countedByCategory = (filters: ListFilters) => !filters.q?.trim() && !filters.type;
 
-/** The kept counters of a space (and category), as category name ('' = Uncategorized) → live items. */
-async function keptCounts(db: Db, space: Space, category?: string) {
-  const key = category === undefined ? undefined : category === 'Uncategorized' ? '' : category;
-  return db
-    .select({ name: documentCounts.category, count: documentCounts.live })
-    .from(documentCounts)
-    .where(
-      and(
-        eq(documentCounts.space, space),
-        sql`${documentCounts.live} > 0`,
-        key === undefined ? undefined : eq(documentCounts.category, key),
-      ),
-    )
-    .orderBy(asc(documentCounts.category));
+/** Live items of one category ('' = Uncategorized). */
+export type CategoryCount = { name: string; count: number };
+
+/** The counters' key of a category filter: '' for Uncategorized. */
+const categoryKey = (category: string) => (category === 'Uncategorized' ? '' : category);
+
+/**
+ * The kept counters of a space (and category), as category name ('' = Uncategorized) → live items, less the live
+ * restricted items the reader may not read (the counters count every item): one query, whose second part reads only
+ * the few restricted rows (their partial index) and is folded away for an admin, who sees everything.
+ */
+async function visibleCounts(db: Db, space: Space, filters: ListFilters): Promise<CategoryCount[]> {
+  const key = filters.category === undefined ? undefined : categoryKey(filters.category);
+  const inCategory = (column: SQL) => (key === undefined ? sql`true` : sql`${column} = ${key}`);
+  const hidden = 'viewer' in filters ? sql`not ${readableBy(filters.viewer, 'd')}` : sql`false`;
+  const rows = await queryRows<{ name: string; count: number }>(
+    db,
+    sql`select c.category as name, (c.live - coalesce(h.hidden, 0))::int as count
+        from document_counts c
+        left join (select coalesce(d.category, '') as category, count(*) as hidden from documents d
+                   where d.space = ${space} and d.visibility = 'restricted' and d.deleted_at is null
+                     and ${inCategory(sql`coalesce(d.category, '')`)} and ${hidden}
+                   group by 1) h on h.category = c.category
+        where c.space = ${space} and c.live > 0 and ${inCategory(sql`c.category`)}
+        order by c.category`,
+  );
+  return rows.map((r) => ({ name: r.name, count: Number(r.count) })).filter((r) => r.count > 0);
+}
+
+/** Live items per category ('' = Uncategorized) that `viewer` may read, every category (from the kept counters). */
+export const visibleCategoryCounts = (db: Db, space: Space, viewer: Actor) => visibleCounts(db, space, { viewer });
+
+/** Counts the kept counters answer for `filters`: taken from `known` (visibleCategoryCounts) when the caller has it. */
+async function countedRows(db: Db, space: Space, filters: ListFilters, known?: CategoryCount[]) {
+  if (!known) return visibleCounts(db, space, filters);
+  if (filters.category === undefined) return known;
+  const key = categoryKey(filters.category);
+  return known.filter((r) => r.name === key);
 }
 
 /**
- * The kept counters less what the reader may not see (hiddenCounts): the category tree and totals of a reader
- * never count a restricted item they cannot open.
+ * How many live items match the filters (from the kept counters when only a category is chosen; `known` is the
+ * reader's visibleCategoryCounts when the page already read them, so they are not read twice).
  */
-async function visibleCounts(db: Db, space: Space, filters: ListFilters) {
-  const [kept, hidden] = await Promise.all([
-    keptCounts(db, space, filters.category),
-    'viewer' in filters ? hiddenCounts(db, filters.viewer) : [],
-  ]);
-  const lost = new Map(hidden.filter((h) => h.space === space).map((h) => [h.category, h.hidden]));
-  return kept.map((r) => ({ ...r, count: r.count - (lost.get(r.name) ?? 0) })).filter((r) => r.count > 0);
-}
-
-/** How many live items match the filters (from the kept counters when only a category is chosen). */
-export async function countItems(db: Db, space: Space, filters: ListFilters = {}): Promise<number> {
-  if (countedByCategory(filters)) return (await visibleCounts(db, space, filters)).reduce((n, r) => n + r.count, 0);
+export async function countItems(
+  db: Db,
+  space: Space,
+  filters: ListFilters = {},
+  known?: CategoryCount[],
+): Promise<number> {
+  if (countedByCategory(filters))
+    return (await countedRows(db, space, filters, known)).reduce((n, r) => n + r.count, 0);
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(documents).where(filterWhere(space, filters));
   return Number(row?.n ?? 0);
 }
@@ -198,8 +218,9 @@ export async function categoryCounts(
   db: Db,
   space: Space,
   filters: ListFilters = {},
-): Promise<{ name: string; count: number }[]> {
-  if (countedByCategory(filters)) return visibleCounts(db, space, filters);
+  known?: CategoryCount[],
+): Promise<CategoryCount[]> {
+  if (countedByCategory(filters)) return countedRows(db, space, filters, known);
   const name = sql<string>`coalesce(nullif(${documents.category}, ''), '')`;
   const rows = await db
     .select({ name, count: sql<number>`count(*)::int` })
@@ -207,11 +228,6 @@ export async function categoryCounts(
     .where(filterWhere(space, filters))
     .groupBy(name);
   return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
-}
-
-/** The distinct categories of a space's live items the viewer may read, alphabetical (from the kept counters). */
-export async function listCategories(db: Db, space: Space, viewer: Actor): Promise<string[]> {
-  return (await visibleCounts(db, space, { viewer })).map((r) => r.name).filter(Boolean);
 }
 
 /** Soft delete: sets deleted_at (versions stay restorable for admins) and records an audit event. */

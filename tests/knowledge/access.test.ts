@@ -95,6 +95,11 @@ describe('a restricted item another editor may not read', () => {
     expect(tree).toContain('&quot;count&quot;:1');
     const limited = await html(other, '/knowledge-base?view=list&limit=1');
     expect(limited).not.toContain('Showing 1 of');
+    // A category's total too (taken from the counts the page read for its category filter).
+    const vault = async (who: TestUser) =>
+      (await html(who, '/knowledge-base?view=list&category=Vault&limit=1')).replaceAll('<!-- -->', '');
+    expect(await vault(other)).not.toContain('Showing 1 of');
+    expect(await vault(owner)).toContain('Showing 1 of 2');
     expect(await html(other, '/documents')).not.toContain('Secret contract');
     expect(await html(other, `/knowledge-base?doc=${secret.id}`)).not.toContain(SECRET);
   });
