@@ -2,7 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
-import { readableBy } from '../knowledge/access';
+import { readableBy, readableRestricted, readsEverything } from '../knowledge/access';
 
 export const environmentFilters = ['all', 'production', 'staging', 'development'] as const;
 export type EnvironmentFilter = (typeof environmentFilters)[number];
@@ -74,15 +74,21 @@ const serverCounts = (timezone: string, environment: EnvironmentFilter) => sql`(
   from server_counts)`;
 
 /**
- * Live restricted items the reader may not read (the kept counters count them): few and indexed, and for an
- * admin the condition folds to false, so nothing is read.
+ * Live items the reader may read: the kept counters (every live item, and how many are restricted) less the
+ * restricted ones, plus those of them the reader may read (their own and those shared with them, by index). An admin
+ * reads the counter as it is.
  */
-const hiddenLive = (reader: Actor) =>
-  sql`(select count(*) from documents where visibility = 'restricted' and deleted_at is null and not ${readableBy(reader)})`;
+const readableLive = (reader: Actor) => {
+  const live = sql`(select coalesce(sum(live), 0) from document_counts)`;
+  if (readsEverything(reader)) return live;
+  const restricted = sql`(select coalesce(sum(restricted), 0) from document_counts)`;
+  const own = reader ? sql`(select count(*) from ${readableRestricted(reader)} r)` : sql`0`;
+  return sql`(${live} - ${restricted} + ${own})`;
+};
 
 /** Live items the reader may read (the document_counts counters less hidden ones) and those created this week (one row). */
 const documentCounts = (reader: Actor, timezone: string) => sql`(
-  select (select coalesce(sum(live), 0) from document_counts) - ${hiddenLive(reader)} as documents_total,
+  select ${readableLive(reader)} as documents_total,
          (select count(*) from documents
           where deleted_at is null and created_at >= ${periodStart('week', timezone)} and ${readableBy(reader)}) as documents_week)`;
 
@@ -196,7 +202,7 @@ export async function analyticsStats(
   const r = await one(
     db,
     sql`select (select coalesce(sum(n), 0) from server_counts) as servers,
-               (select coalesce(sum(live), 0) from document_counts) - ${hiddenLive(reader)} as documents`,
+               ${readableLive(reader)} as documents`,
   );
   return { servers: { total: n(r, 'servers') }, documents: { total: n(r, 'documents') } };
 }

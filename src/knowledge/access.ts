@@ -22,7 +22,7 @@ const liveShareOf = (itemId: SQL | string, userId: string) =>
  */
 export function readableBy(user: Actor, table = 'documents'): SQL {
   if (!user) return sql`false`;
-  if (can(user, 'item.read', { visibility: 'restricted' })) return sql`true`;
+  if (readsEverything(user)) return sql`true`;
   const t = sql.identifier(table);
   return sql`(${t}.visibility = 'everyone' or ${t}.owner_id = ${user.id} or ${liveShareOf(sql`${t}.id`, user.id)})`;
 }
@@ -52,3 +52,22 @@ export async function itemResource(db: Db, user: Actor, item: ItemAccessFields):
     user && item.visibility === 'restricted' && item.ownerId !== user.id ? await shareOf(db, item.id, user.id) : null;
   return { ownerId: item.ownerId, visibility: item.visibility, share };
 }
+
+/**
+ * SQL subquery: the live restricted items `user` may read (owner or a live share), as rows (space, category
+ * ('' = Uncategorized), id), found from the owner index and the user's shares, never by scanning every
+ * restricted item. With document_counts.restricted it gives a reader's totals:
+ * live − restricted + what of the restricted they may read.
+ */
+export function readableRestricted(user: { id: string }, space?: string): SQL {
+  const inSpace = space === undefined ? sql`true` : sql`d.space = ${space}`;
+  return sql`(select d.space, coalesce(d.category, '') as category, d.id from documents d
+      where d.owner_id = ${user.id} and d.visibility = 'restricted' and d.deleted_at is null and ${inSpace}
+    union
+    select d.space, coalesce(d.category, '') as category, d.id from document_shares s join documents d on d.id = s.document_id
+      where s.shared_with_user_id = ${user.id} and s.revoked_at is null and (s.expires_at is null or s.expires_at > now())
+        and d.visibility = 'restricted' and d.deleted_at is null and ${inSpace})`;
+}
+
+/** May this user read every item, restricted or not (admins)? Their totals are the kept counters as they are. */
+export const readsEverything = (user: Actor) => !!user && can(user, 'item.read', { visibility: 'restricted' });

@@ -4,7 +4,7 @@ import { queryRows, type Db } from '../db/client';
 import { documents, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict } from '../http/errors';
-import { readableBy } from './access';
+import { readableBy, readableRestricted, readsEverything } from './access';
 import { getItem, lockRow, writeVersion } from './items';
 import { describeChanges } from './versions';
 import { authorColumns, itemColumns, toItem } from './rows';
@@ -164,24 +164,27 @@ export type CategoryCount = { name: string; count: number };
 const categoryKey = (category: string) => (category === 'Uncategorized' ? '' : category);
 
 /**
- * The kept counters of a space (and category), as category name ('' = Uncategorized) → live items, less the live
- * restricted items the reader may not read (the counters count every item): one query, whose second part reads only
- * the few restricted rows (their partial index) and is folded away for an admin, who sees everything.
+ * The kept counters of a space (and category), as category name ('' = Uncategorized) → live items. A reader who may
+ * not read every item gets the live items less the restricted ones, plus the restricted ones they may read (their
+ * own and those shared with them: a few index lookups, whatever the number of restricted items).
  */
 async function visibleCounts(db: Db, space: Space, filters: ListFilters): Promise<CategoryCount[]> {
   const key = filters.category === undefined ? undefined : categoryKey(filters.category);
-  const inCategory = (column: SQL) => (key === undefined ? sql`true` : sql`${column} = ${key}`);
-  const hidden = 'viewer' in filters ? sql`not ${readableBy(filters.viewer, 'd')}` : sql`false`;
-  const rows = await queryRows<{ name: string; count: number }>(
+  const inCategory = key === undefined ? sql`true` : sql`c.category = ${key}`;
+  const viewer = 'viewer' in filters ? filters.viewer : undefined;
+  const everything = !('viewer' in filters) || readsEverything(viewer);
+  // Signed out (never on a page): none of the restricted ones.
+  const readable = viewer
+    ? sql`(select category, count(*)::int as n from ${readableRestricted(viewer, space)} r group by 1)`
+    : sql`(select ''::text as category, 0 as n where false)`;
+  const rows = await queryRows<CategoryCount>(
     db,
-    sql`select c.category as name, (c.live - coalesce(h.hidden, 0))::int as count
-        from document_counts c
-        left join (select coalesce(d.category, '') as category, count(*) as hidden from documents d
-                   where d.space = ${space} and d.visibility = 'restricted' and d.deleted_at is null
-                     and ${inCategory(sql`coalesce(d.category, '')`)} and ${hidden}
-                   group by 1) h on h.category = c.category
-        where c.space = ${space} and c.live > 0 and ${inCategory(sql`c.category`)}
-        order by c.category`,
+    everything
+      ? sql`select c.category as name, c.live as count from document_counts c
+            where c.space = ${space} and c.live > 0 and ${inCategory} order by c.category`
+      : sql`select c.category as name, (c.live - c.restricted + coalesce(r.n, 0))::int as count
+            from document_counts c left join ${readable} r on r.category = c.category
+            where c.space = ${space} and c.live > 0 and ${inCategory} order by c.category`,
   );
   return rows.map((r) => ({ name: r.name, count: Number(r.count) })).filter((r) => r.count > 0);
 }

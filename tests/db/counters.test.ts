@@ -96,6 +96,41 @@ describe(`document_counts on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () =
     expect(after.kept).toEqual(after.actual);
   });
 
+  it('keeps how many live items are restricted: visibility changes, moves, deletes and restores', async () => {
+    const restrictedCounts = async () => ({
+      kept: await countsOf(sql`select space || '/' || category as key, restricted as n from document_counts`),
+      actual: await countsOf(
+        sql`select space || '/' || coalesce(category, '') as key, count(*) as n from documents
+            where deleted_at is null and visibility = 'restricted' group by 1`,
+      ),
+    });
+    const [x, y, z] = (
+      await database.db
+        .insert(documents)
+        .values([
+          { ...item('knowledge', 'x', 'Vault'), visibility: 'restricted' as const },
+          item('knowledge', 'y', 'Vault'),
+          item('knowledge', 'z', 'Vault'),
+        ])
+        .returning({ id: documents.id })
+    ).map((r) => r.id);
+    expect((await restrictedCounts()).kept).toEqual({ 'knowledge/Vault': 1 });
+    await database.db.update(documents).set({ visibility: 'restricted' }).where(inArray(documents.id, [y, z]));
+    expect((await restrictedCounts()).kept).toEqual({ 'knowledge/Vault': 3 });
+    await database.db.update(documents).set({ visibility: 'everyone' }).where(eq(documents.id, z));
+    await database.db.update(documents).set({ category: 'Keys' }).where(eq(documents.id, y));
+    await database.db.update(documents).set({ deletedAt: new Date() }).where(eq(documents.id, x));
+    expect((await restrictedCounts()).kept).toEqual({ 'knowledge/Keys': 1 });
+    await database.db.update(documents).set({ deletedAt: null }).where(eq(documents.id, x));
+    await database.db.update(documents).set({ space: 'documents', visibility: 'everyone' }).where(eq(documents.id, y));
+    const after = await restrictedCounts();
+    expect(after.kept).toEqual({ 'knowledge/Vault': 1 });
+    expect(after.kept).toEqual(after.actual);
+    expect((await documentCounts()).kept).toEqual((await documentCounts()).actual);
+    await database.db.delete(documents).where(inArray(documents.id, [x, y, z]));
+    expect((await restrictedCounts()).kept).toEqual({});
+  });
+
   it('writes no counter when an edit keeps the space and category', async () => {
     const before = await versions('document_counts');
     await database.db.update(documents).set({ title: 'edited', content: 'New body' });

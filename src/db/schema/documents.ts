@@ -57,7 +57,10 @@ export const documents = pgTable(
     // "Created this week": a range over the newest live items.
     index('documents_live_created_idx').on(t.createdAt).where(sql`${t.deletedAt} is null`),
     // Restricted items are few: the permission filter and the per-reader counts read them from here.
-    index('documents_restricted_idx').on(t.space, t.category, t.ownerId).where(sql`${t.visibility} = 'restricted'`),
+    // A reader's own live restricted items (what they may read of them, beside their shares), migration 0015.
+    index('documents_restricted_owner_idx')
+      .on(t.ownerId, t.space)
+      .where(sql`${t.visibility} = 'restricted' and ${t.deletedAt} is null`),
   ],
 );
 
@@ -72,6 +75,8 @@ export const documentCounts = pgTable(
     space: varchar('space', { length: 20 }).notNull(),
     category: varchar('category', { length: 100 }).notNull().default(''),
     live: integer('live').notNull().default(0),
+    /** Of those, restricted ones (migration 0015): a reader's totals are live − restricted + the restricted they may read. */
+    restricted: integer('restricted').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.space, t.category] })],
 );
