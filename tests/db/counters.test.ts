@@ -115,7 +115,10 @@ describe(`document_counts on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () =
         .returning({ id: documents.id })
     ).map((r) => r.id);
     expect((await restrictedCounts()).kept).toEqual({ 'knowledge/Vault': 1 });
-    await database.db.update(documents).set({ visibility: 'restricted' }).where(inArray(documents.id, [y, z]));
+    await database.db
+      .update(documents)
+      .set({ visibility: 'restricted' })
+      .where(inArray(documents.id, [y, z]));
     expect((await restrictedCounts()).kept).toEqual({ 'knowledge/Vault': 3 });
     await database.db.update(documents).set({ visibility: 'everyone' }).where(eq(documents.id, z));
     await database.db.update(documents).set({ category: 'Keys' }).where(eq(documents.id, y));
