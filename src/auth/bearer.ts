@@ -2,10 +2,10 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import type { Db } from '../db/client';
-import { apiTokens, userPreferences, users } from '../db/schema';
+import { apiTokens, appSettings, userPreferences, users } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
 import type { CurrentUser } from './schemas';
-import { currentUserColumns, preferencesOrDefaults } from './sessions';
+import { currentUserColumns, preferencesOrDefaults, twoFactorSetupRequired } from './sessions';
 import { hashToken } from './tokens';
 
 /** The refusals of a personal API token. */
@@ -34,10 +34,12 @@ export async function findTokenUser(db: Db, token: string): Promise<TokenUser | 
       scope: apiTokens.scope,
       lastUsedAt: apiTokens.lastUsedAt,
       ...currentUserColumns,
+      twoFactorSetupRequired,
     })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.createdBy))
     .leftJoin(userPreferences, eq(userPreferences.userId, users.id))
+    .leftJoin(appSettings, eq(appSettings.id, 1))
     .where(
       and(
         eq(apiTokens.tokenHash, hashToken(token)),
@@ -54,7 +56,11 @@ export async function findTokenUser(db: Db, token: string): Promise<TokenUser | 
   }
   const { tokenId: _id, scope, lastUsedAt: _used, theme, timezone, compactView, autoSave, ...user } = row;
   const prefs = preferencesOrDefaults({ theme, timezone, compactView, autoSave });
-  return { user: { ...user, ...prefs }, scope: scope === 'read-write' ? 'read-write' : 'read' };
+  const held = user.twoFactorSetupRequired === true;
+  return {
+    user: { ...user, ...prefs, twoFactorSetupRequired: held },
+    scope: scope === 'read-write' ? 'read-write' : 'read',
+  };
 }
 
 const bearerOf = (header: string | undefined) => (header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined);

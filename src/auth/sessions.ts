@@ -47,6 +47,12 @@ export const currentUserColumns = {
   autoSave: userPreferences.autoSave,
 };
 
+/**
+ * The workspace requires two-factor sign-in and the user has not turned it on (however long ago they signed in):
+ * set-up only (auth/two-factor-gate.ts). Needs app_settings left-joined on id 1.
+ */
+export const twoFactorSetupRequired = sql<boolean>`(coalesce(${appSettings.requireTwoFactor}, false) and ${users.twoFactorEnabledAt} is null)`;
+
 /** No preferences row yet means the defaults (spec: theme system, auto-save on, compact view off). */
 export function preferencesOrDefaults(row: {
   theme: CurrentUser['theme'] | null;
@@ -70,8 +76,7 @@ function buildSessionQuery(db: Db) {
       accountStatus: users.accountStatus,
       expire: sessions.expire,
       stage: sessions.stage,
-      // The workspace requires two-factor sign-in and it is not on (however long ago they signed in): set-up only.
-      twoFactorSetupRequired: sql<boolean>`(coalesce(${appSettings.requireTwoFactor}, false) and ${users.twoFactorEnabledAt} is null)`,
+      twoFactorSetupRequired,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -2,7 +2,6 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { forbidden, isApiPath } from '../http/errors';
 import { TWO_FACTOR_SETUP_PATH } from './next';
-import { needsTwoFactorSetup } from './two-factor';
 
 export const SETUP_REQUIRED_MESSAGE =
   'Two-factor sign-in is required in this workspace. Set it up in Settings › Security to continue.';
@@ -20,15 +19,14 @@ const OPEN_DURING_SETUP = new Set([
 ]);
 
 /**
- * Holds back a signed-in user (by session or Bearer token) who owes the two-factor set-up the workspace requires:
+ * Holds back a signed-in user (by session or Bearer token; both loaders read the flag) who owes the two-factor set-up the workspace requires:
  * API calls answer 403 `two_factor_setup_required`, page visits go to the set-up, form posts are refused. Runs after
  * the session and token loaders, so it judges c.var.user whoever loaded it.
  */
 export const twoFactorGate = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const user = c.var.user;
   if (!user || OPEN_DURING_SETUP.has(`${c.req.method} ${c.req.path}`)) return next();
-  const owes = user.twoFactorSetupRequired ?? (await needsTwoFactorSetup(c.var.deps.db, user.id));
-  if (!owes) return next();
+  if (!user.twoFactorSetupRequired) return next();
   if (!isApiPath(c) && (c.req.method === 'GET' || c.req.method === 'HEAD')) return c.redirect(TWO_FACTOR_SETUP_PATH);
   throw forbidden(SETUP_REQUIRED_MESSAGE, 'two_factor_setup_required');
 };

@@ -34,17 +34,6 @@ export async function readTwoFactorRules(
   return row ?? { requireTwoFactor: false, twoFactorForExternal: true };
 }
 
-/** True while the user may only set up two-factor sign-in: the workspace requires it and it is not on. */
-export async function needsTwoFactorSetup(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ on: users.twoFactorEnabledAt, required: appSettings.requireTwoFactor })
-    .from(users)
-    .leftJoin(appSettings, eq(appSettings.id, 1))
-    .where(eq(users.id, userId))
-    .limit(1);
-  return !!row && !row.on && row.required === true;
-}
-
 export interface TwoFactorState {
   enabledAt: Date | null;
   /** Set-up started and not confirmed yet: the secret to scan or type. */

@@ -10,11 +10,16 @@ import { queryRows, type Db } from '../db/client';
  * partial index) need their owner or a live share.
  */
 
-/** A live share of the item with this user (not revoked, not expired). */
+/** SQL condition: the share row of `table` (a document_shares alias) is live: not revoked, not expired. */
+export const liveShare = (table = 's') => {
+  const t = sql.identifier(table);
+  return sql`(${t}.revoked_at is null and (${t}.expires_at is null or ${t}.expires_at > now()))`;
+};
+
+/** A live share of the item with this user. */
 const liveShareOf = (itemId: SQL | string, userId: string) =>
   sql`exists (select 1 from document_shares s
-        where s.document_id = ${itemId} and s.shared_with_user_id = ${userId}
-          and s.revoked_at is null and (s.expires_at is null or s.expires_at > now()))`;
+        where s.document_id = ${itemId} and s.shared_with_user_id = ${userId} and ${liveShare()})`;
 
 /**
  * SQL condition: `user` may read the item row whose table (or alias) is `table` (default documents).
@@ -31,10 +36,9 @@ export function readableBy(user: Actor, table = 'documents'): SQL {
 export async function shareOf(db: Db, itemId: string, userId: string): Promise<'read' | 'write' | null> {
   const rows = await queryRows<{ permission: 'read' | 'write' }>(
     db,
-    sql`select permission from document_shares
-        where document_id = ${itemId} and shared_with_user_id = ${userId}
-          and revoked_at is null and (expires_at is null or expires_at > now())
-        order by permission = 'write' desc limit 1`,
+    sql`select permission from document_shares s
+        where s.document_id = ${itemId} and s.shared_with_user_id = ${userId} and ${liveShare()}
+        order by s.permission = 'write' desc limit 1`,
   );
   return rows[0]?.permission ?? null;
 }
@@ -65,7 +69,7 @@ export function readableRestricted(user: { id: string }, space?: string): SQL {
       where d.owner_id = ${user.id} and d.visibility = 'restricted' and d.deleted_at is null and ${inSpace}
     union
     select d.space, coalesce(d.category, '') as category, d.id from document_shares s join documents d on d.id = s.document_id
-      where s.shared_with_user_id = ${user.id} and s.revoked_at is null and (s.expires_at is null or s.expires_at > now())
+      where s.shared_with_user_id = ${user.id} and ${liveShare()}
         and d.visibility = 'restricted' and d.deleted_at is null and ${inSpace})`;
 }
 

@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
+import { displayNameOf, generateToken, hashToken } from '../auth/service';
 import type { Db } from '../db/client';
 import { documents, documentShares, users } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
+import { liveShare } from './access';
 import { getItem } from './items';
 import type { Item, Space } from './schemas';
 import { shareLinkPath, SPACES, type ItemShare, type SharePermission } from './shared';
@@ -20,18 +21,12 @@ export interface SharedItem {
   title: string;
 }
 
-/** sha256 of a link token, as document_shares.share_token keeps it. */
-export const hashShareToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /** A token is 32 random bytes as base64url: anything else is not looked up at all. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-const live = () =>
-  and(isNull(documentShares.revokedAt), or(isNull(documentShares.expiresAt), gt(documentShares.expiresAt, sql`now()`)));
+const live = () => liveShare('document_shares');
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-const nameOf = (u: { firstName: string | null; lastName: string | null; email: string }) =>
-  [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
 
 /** Audit-logs a sharing change of the item (`knowledge.share`, `document.visibility` …). */
 export const auditItem = (db: Db, item: SharedItem, actorId: string, verb: string, details: Record<string, unknown>) =>
@@ -63,7 +58,7 @@ export async function listShares(db: Db, itemId: string): Promise<ItemShare[]> {
     .orderBy(asc(sql`${documentShares.sharedWithUserId} is null`), desc(documentShares.createdAt));
   return rows.map((r) => ({
     id: r.id,
-    user: r.userId && r.email ? { id: r.userId, name: nameOf({ ...r, email: r.email }), email: r.email } : null,
+    user: r.userId && r.email ? { id: r.userId, name: displayNameOf({ ...r, email: r.email }), email: r.email } : null,
     permission: r.permission,
     expiresAt: iso(r.expiresAt),
     lastOpenedAt: iso(r.lastOpenedAt),
@@ -118,11 +113,11 @@ export async function createShareLink(
   appUrl: string,
 ): Promise<ItemShare> {
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw badRequest('expiresAt must be in the future.');
-  const token = randomBytes(32).toString('base64url');
+  const token = generateToken();
   const row = await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(documentShares)
-      .values({ documentId: item.id, sharedByUserId: actorId, shareToken: hashShareToken(token), expiresAt })
+      .values({ documentId: item.id, sharedByUserId: actorId, shareToken: hashToken(token), expiresAt })
       .returning();
     await auditItem(tx, item, actorId, 'share', { shareId: created.id, link: true, expiresAt: iso(expiresAt) });
     return created;
@@ -167,7 +162,7 @@ export async function openShareLink(db: Db, token: string): Promise<Item | null>
     .set({ lastOpenedAt: new Date() })
     .where(
       and(
-        eq(documentShares.shareToken, hashShareToken(token)),
+        eq(documentShares.shareToken, hashToken(token)),
         live(),
         sql`exists (select 1 from ${documents} d where d.id = ${documentShares.documentId} and d.deleted_at is null)`,
       ),

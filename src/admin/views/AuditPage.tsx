@@ -1,9 +1,9 @@
 import type { AuditEvent } from '../../audit/service';
 import { Card, EmptyState } from '../../ui/components';
 import { formatDateTime } from '../../ui/shared';
+import { displayName } from '../../ui/Sidebar';
 
-const actorName = (a: AuditEvent['actor']) =>
-  a ? [a.firstName, a.lastName].filter(Boolean).join(' ') || a.email : 'System';
+const actorName = (a: AuditEvent['actor']) => (a ? displayName(a) : 'System');
 
 /** The event's details in one line (the full JSON is in the API), cut to keep the table readable. */
 function detailsText(details: Record<string, unknown>): string {
