@@ -1,8 +1,8 @@
 /** Read model: joins knowledge (the items a reader may see, knowledge/access.ts), besides servers. */
 import { sql, type SQL } from 'drizzle-orm';
-import { can, type Actor } from '../auth/policy';
+import type { Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
-import { readableBy } from '../knowledge/access';
+import { readableBy, readsEverything } from '../knowledge/access';
 import { itemHref } from '../knowledge/shared';
 import { likeEscape, prefixTsquery } from './query';
 import type { SearchResult } from './schemas';
@@ -59,8 +59,7 @@ const ALL_CANDIDATES = 600;
  * How many ranked hits to ask for: `limit`, or, for a reader who may not see every item, all candidates, so
  * that dropping the hidden ones still leaves `limit` hits (ranking costs the same: every candidate is ranked).
  */
-const candidatesFor = (reader: Actor, limit: number) =>
-  can(reader, 'item.read', { visibility: 'restricted' }) ? limit : ALL_CANDIDATES;
+const candidatesFor = (reader: Actor, limit: number) => (readsEverything(reader) ? limit : ALL_CANDIDATES);
 
 /**
  * The best `limit` ranked hits of a tsquery that `reader` may read, as a subquery (id, rank, updated_at):
