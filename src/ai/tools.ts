@@ -3,6 +3,7 @@ import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzl
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { can, type Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
+import { likeEscape } from '../db/like';
 import { auditLog, documents, healthChecks, servers, teamMembers, users } from '../db/schema';
 import { readableBy } from '../knowledge/access';
 import { itemHref, spaceOf } from '../knowledge/shared';
@@ -77,7 +78,6 @@ const serverColumns = {
 };
 
 export const serverLink = (id: string) => `/infrastructure?server=${id}`;
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 const regexEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** PostgreSQL word-boundary match ("POS" matches "POS terminal", not "postgres"). */
 const wordMatch = (column: AnyPgColumn, word: string) =>

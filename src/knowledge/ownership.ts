@@ -1,5 +1,6 @@
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { likeEscape } from '../db/like';
 import { documents, users } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { auditItem as audit, type SharedItem } from './shares';
@@ -40,7 +41,7 @@ export async function transferOwner(
 
 /** Active users whose name or e-mail holds `q` (the Share dialog's person picker), at most 20. */
 export async function findActiveUsers(db: Db, q: string): Promise<ShareableUser[]> {
-  const pattern = `%${q.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  const pattern = `%${likeEscape(q.trim())}%`;
   const name = sql<string>`concat_ws(' ', ${users.firstName}, ${users.lastName})`;
   const rows = await db
     .select({ id: users.id, name, email: users.email })

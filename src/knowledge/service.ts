@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
+import { likeEscape } from '../db/like';
 import { documents, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
 import { conflict } from '../http/errors';
@@ -104,7 +105,7 @@ function searchCondition(q: string | undefined): SQL | undefined {
   if (!q?.trim()) return undefined;
   const ts = prefixQuery(q);
   if (ts) return sql`${documents.searchVector} @@ to_tsquery('english', ${ts})`;
-  const pattern = `%${q.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  const pattern = `%${likeEscape(q.trim())}%`;
   return or(ilike(documents.title, pattern), ilike(documents.excerpt, pattern), ilike(documents.category, pattern));
 }
 

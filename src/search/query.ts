@@ -4,6 +4,3 @@ export function prefixTsquery(input: string): string | null {
   if (words.length === 0) return null;
   return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
 }
-
-/** Escapes LIKE wildcards so user text matches literally. */
-export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);

@@ -4,7 +4,8 @@ import type { Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
 import { readableBy, readsEverything } from '../knowledge/access';
 import { itemHref } from '../knowledge/shared';
-import { likeEscape, prefixTsquery } from './query';
+import { likeEscape } from '../db/like';
+import { prefixTsquery } from './query';
 import type { SearchResult } from './schemas';
 
 interface DocRow {

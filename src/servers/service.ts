@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm
 import { recordAudit } from '../audit/service';
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
+import { likeEscape } from '../db/like';
 import { documents, healthChecks, serverDocuments, servers } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
 import { readableBy } from '../knowledge/access';
@@ -58,7 +59,7 @@ export async function listServers(db: Db, filters: ServerFilters = {}): Promise<
   if (filters.status) where.push(eq(servers.status, filters.status));
   const q = filters.q?.trim();
   if (q) {
-    const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const like = `%${likeEscape(q)}%`;
     const cols = [
       servers.name,
       servers.ipAddress,
