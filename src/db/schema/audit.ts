@@ -1,3 +1,4 @@
+import { desc } from 'drizzle-orm';
 import { index, jsonb, pgTable, uuid, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './common';
 import { users } from './users';
@@ -13,5 +14,11 @@ export const auditLog = pgTable(
     details: jsonb('details').notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_entity_idx').on(t.entityType, t.entityId)],
+  // Keyset pages newest first (created_at, id), alone or after an equality filter on actor, action or entity.
+  (t) => [
+    index('audit_log_created_id_idx').on(desc(t.createdAt), desc(t.id)),
+    index('audit_log_actor_idx').on(t.actorId, desc(t.createdAt), desc(t.id)),
+    index('audit_log_action_idx').on(t.action, desc(t.createdAt), desc(t.id)),
+    index('audit_log_entity_idx').on(t.entityType, t.entityId, desc(t.createdAt), desc(t.id)),
+  ],
 );

@@ -13,7 +13,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, tsvector, updatedAt } from './common';
-import { spaces, templateTypes, visibilities } from './values';
+import { itemStates, spaces, templateTypes, visibilities } from './values';
 import { users } from './users';
 
 /** Knowledge items and documents share this table; `space` tells them apart. */
@@ -35,6 +35,21 @@ export const documents = pgTable(
     visibility: varchar('visibility', { length: 20, enum: visibilities }).notNull().default('everyone'),
     version: integer('version').notNull().default(1),
     isPublished: boolean('is_published').notNull().default(false),
+    /** Review workflow (issue 22): draft → in_review → published; is_published stays `state = 'published'`. */
+    state: varchar('state', { length: 20, enum: itemStates }).notNull().default('draft'),
+    /**
+     * The version readers see while a newer revision is a draft or in review (null: never published). The row holds
+     * the newest revision, so the editor and the 409 check work as before.
+     */
+    publishedVersion: integer('published_version'),
+    /** Review dates (issue 22): every N days the owner confirms the item is still right; null = no review date. */
+    reviewIntervalDays: integer('review_interval_days'),
+    /** The last "Mark as reviewed" (null: never; the review date then counts from creation). */
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /** coalesce(reviewed_at, created_at) + review_interval_days, kept by the code that sets either. */
+    reviewDueAt: timestamp('review_due_at', { withTimezone: true }),
+    /** Comments on the item (resolved or not), kept by the comments service in the same transaction. */
+    commentCount: integer('comment_count').notNull().default(0),
     isTemplate: boolean('is_template').notNull().default(false),
     templateType: varchar('template_type', { length: 30, enum: templateTypes }),
     attachedImages: text('attached_images').array().notNull().default(sql`'{}'::text[]`),
@@ -58,6 +73,10 @@ export const documents = pgTable(
     index('documents_live_created_idx').on(t.createdAt).where(sql`${t.deletedAt} is null`),
     // Restricted items are few: the permission filter and the per-reader counts read them from here.
     // A reader's own live restricted items (what they may read of them, beside their shares), migration 0015.
+    // Overdue reviews: the dashboard's panel, ?review=overdue and the weekly digest read a range of this.
+    index('documents_review_due_idx')
+      .on(t.reviewDueAt)
+      .where(sql`${t.deletedAt} is null and ${t.reviewDueAt} is not null`),
     index('documents_restricted_owner_idx')
       .on(t.ownerId, t.space)
       .where(sql`${t.visibility} = 'restricted' and ${t.deletedAt} is null`),

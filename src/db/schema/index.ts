@@ -9,3 +9,4 @@ export * from './audit';
 export * from './jobs';
 export * from './notifications';
 export * from './rate-limits';
+export * from './collaboration';

@@ -113,5 +113,10 @@ export const appSettings = pgTable('app_settings', {
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   /** Ask for the two-factor code after Google/OIDC sign-in too. */
   twoFactorForExternal: boolean('two_factor_for_external').notNull().default(true),
+  /**
+   * Review rules per item type (the list filter's names: knowledge-base, work-instruction, how-to-guide,
+   * build-document, document): { requiredApprovals, reviewIntervalDays }; a missing type needs no approval.
+   */
+  reviewPolicy: jsonb('review_policy').notNull().default({}),
   updatedAt: updatedAt(),
 });

@@ -32,3 +32,23 @@ export const tokenKinds = ['metrics', 'personal'] as const;
 
 /** What a personal API token may do: read only, or read and write (never more than its owner). */
 export const tokenScopes = ['read', 'read-write'] as const;
+
+/** Where an item is in the review workflow (issue 22); the spec's Published switch is `state = 'published'`. */
+export const itemStates = ['draft', 'in_review', 'published'] as const;
+export type ItemState = (typeof itemStates)[number];
+
+/** A reviewer's answer to a review request. */
+export const reviewDecisions = ['approve', 'changes'] as const;
+export type ReviewDecision = (typeof reviewDecisions)[number];
+
+/** What an in-app notification is about (the bell's panel). */
+export const notificationKinds = [
+  'mention',
+  'comment',
+  'item_changed',
+  'review_requested',
+  'review_decided',
+  'published',
+  'review_due',
+] as const;
+export type NotificationKind = (typeof notificationKinds)[number];
