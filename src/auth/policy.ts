@@ -41,6 +41,14 @@ export const ACTIONS = [
   'item.write',
   /** Change an item's visibility, owner and shares. */
   'item.share',
+  /** Comment on one item, reply, resolve threads (whoever may read the item: viewers too; issue 22). */
+  'item.comment',
+  /** Edit or delete anyone's comment (admins); authors edit and delete their own. */
+  'comment.moderate',
+  /** Review one item: be asked to, approve it or request changes (editors and admins who may read it). */
+  'item.review',
+  /** Set per item type how many approvals publish an item and its default review interval. */
+  'review.policy',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -50,10 +58,16 @@ export { roles as ROLES } from '../db/schema/values';
 /** `any`: on every resource; `own`: only where resource.ownerId is the user; `item`: by the item rules below. */
 type Grant = 'any' | 'own' | 'item';
 
-const READER: Partial<Record<Action, Grant>> = { 'app.use': 'any', 'item.read': 'item', 'item.write': 'item' };
+const READER: Partial<Record<Action, Grant>> = {
+  'app.use': 'any',
+  'item.read': 'item',
+  'item.write': 'item',
+  'item.comment': 'item',
+};
 const EDITOR: Partial<Record<Action, Grant>> = {
   ...READER,
   'content.write': 'any',
+  'item.review': 'item',
   'image.visibility': 'own',
   'item.share': 'own',
 };
@@ -91,7 +105,9 @@ const grantsOf = (role: string) => ROLE_GRANTS[role as Role] ?? ROLE_GRANTS.view
 function itemGrant(user: { id: string; role: string }, action: Action, item: Resource): boolean {
   const writer = grantsOf(user.role)['content.write'] === 'any';
   const owner = !!item.ownerId && item.ownerId === user.id;
-  if (action === 'item.read') return item.visibility !== 'restricted' || owner || !!item.share;
+  const reads = item.visibility !== 'restricted' || owner || !!item.share;
+  if (action === 'item.read' || action === 'item.comment') return reads;
+  if (action === 'item.review') return reads && writer;
   if (action === 'item.write')
     return item.visibility === 'restricted' ? (owner && writer) || item.share === 'write' : writer;
   return false;

@@ -5,7 +5,7 @@ import { itemResource, type ItemAccessFields } from './access';
 
 /** One item's permission checks for the routes and services that name it by id. */
 
-type ItemAction = Extract<Action, 'item.read' | 'item.write' | 'item.share'>;
+type ItemAction = Extract<Action, 'item.read' | 'item.write' | 'item.share' | 'item.comment' | 'item.review'>;
 
 /** May `user` do `action` to this item (its visibility, owner and the user's own share decide)? */
 export async function mayItem(db: Db, user: Actor, item: ItemAccessFields, action: ItemAction): Promise<boolean> {

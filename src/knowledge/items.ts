@@ -104,7 +104,7 @@ export async function itemFor(
   user: Actor,
   space: Space,
   id: string,
-  action: 'item.read' | 'item.write' | 'item.share',
+  action: 'item.read' | 'item.write' | 'item.share' | 'item.comment' | 'item.review',
   missing = 'Item not found.',
 ): Promise<Item> {
   const item = await findItem(db, space, id);

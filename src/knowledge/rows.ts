@@ -22,10 +22,15 @@ export const ownerColumns = {
 };
 
 /** An item as the database returns it: the API item with real dates and the stored form model. */
-export type ItemRow = Omit<Item, 'createdAt' | 'updatedAt' | 'formModel' | 'author' | 'owner'> & {
+export type ItemRow = Omit<
+  Item,
+  'createdAt' | 'updatedAt' | 'reviewedAt' | 'reviewDueAt' | 'needsReview' | 'formModel' | 'author' | 'owner'
+> & {
   formModel: unknown;
   createdAt: Date;
   updatedAt: Date;
+  reviewedAt: Date | null;
+  reviewDueAt: Date | null;
 };
 
 type AuthorRow = { authorFirstName: string | null; authorLastName: string | null; authorEmail: string | null };
@@ -47,12 +52,17 @@ export function toItem(row: ItemRow & Partial<AuthorRow> & Partial<OwnerRow>): I
     formModel: (r.formModel as Record<string, unknown> | null) ?? null,
     createdAt: new Date(r.createdAt).toISOString(),
     updatedAt: new Date(r.updatedAt).toISOString(),
+    reviewedAt: isoOrNull(r.reviewedAt),
+    reviewDueAt: isoOrNull(r.reviewDueAt),
+    needsReview: !!r.reviewDueAt && new Date(r.reviewDueAt).getTime() <= Date.now(),
     author: authorEmail ? person(authorFirstName, authorLastName, authorEmail) : null,
     ...(ownerEmail !== undefined
       ? { owner: ownerEmail ? person(ownerFirstName, ownerLastName, ownerEmail) : null }
       : {}),
   };
 }
+
+const isoOrNull = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /** The whole item at a version, kept in document_versions.snapshot so a restore brings everything back. */
 export function snapshotOf(row: ItemRow) {

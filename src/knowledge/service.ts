@@ -15,6 +15,7 @@ import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from 
 export { getItem, isUuid } from './items';
 export { readItem } from './reading';
 export { listVersions, restoreVersion } from './versions';
+export { isWatching, notifyWatchers, unwatchItem, watchItem, whoMayRead } from './watchers';
 
 export interface ListFilters {
   q?: string;

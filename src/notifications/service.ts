@@ -176,3 +176,5 @@ export async function unsubscribePush(db: Db, userId: string): Promise<void> {
 }
 
 export { pushScriptUrl } from './assets';
+export { listNotifications, markRead, notifyUsers, unreadCount } from './inbox';
+export type { InboxNotification, NewNotification } from './inbox';

@@ -30,6 +30,10 @@ const ROLE_TABLE: Record<Action, RoleName[]> = {
   'item.read': ['admin', 'editor', 'viewer', 'auditor'],
   'item.write': ['admin', 'editor'],
   'item.share': ['admin'],
+  'item.comment': ['admin', 'editor', 'viewer', 'auditor'],
+  'comment.moderate': ['admin'],
+  'item.review': ['admin', 'editor'],
+  'review.policy': ['admin'],
 };
 
 describe('the role table: every role × every action', () => {
@@ -57,19 +61,23 @@ const itemCases: ItemCase[] = (['everyone', 'restricted'] as const).flatMap((vis
   [true, false].flatMap((owner) => (['read', 'write', null] as const).map((share) => ({ visibility, owner, share }))),
 );
 
-/** The item rules of issue 21, written out: who may read, write and share one item. */
-function expectedItem(role: RoleName, action: 'item.read' | 'item.write' | 'item.share', c: ItemCase): boolean {
+type ItemAction = 'item.read' | 'item.write' | 'item.share' | 'item.comment' | 'item.review';
+
+/** The item rules of issues 21 and 22, written out: who may read, write, share, comment on and review one item. */
+function expectedItem(role: RoleName, action: ItemAction, c: ItemCase): boolean {
   if (role === 'admin') return true;
   const writer = role === 'editor';
+  const reads = c.visibility === 'everyone' || c.owner || c.share !== null;
   if (action === 'item.share') return writer && c.owner;
-  if (action === 'item.read') return c.visibility === 'everyone' || c.owner || c.share !== null;
+  if (action === 'item.read' || action === 'item.comment') return reads;
+  if (action === 'item.review') return reads && writer;
   if (c.visibility === 'everyone') return writer;
   return (c.owner && writer) || c.share === 'write';
 }
 
 describe('item rules: every role × item action × visibility × owner × share', () => {
   const cells = (Object.keys(people) as RoleName[]).flatMap((role) =>
-    (['item.read', 'item.write', 'item.share'] as const).flatMap((action) =>
+    (['item.read', 'item.write', 'item.share', 'item.comment', 'item.review'] as const).flatMap((action) =>
       itemCases.map((c): [RoleName, typeof action, ItemCase, boolean] => [
         role,
         action,

@@ -1,3 +1,4 @@
+import type { ItemState } from '../../db/schema/values';
 import type { TemplateType } from './item-types';
 
 /**
@@ -30,6 +31,12 @@ export const ITEM_FIELDS = [
   'authorId',
   'ownerId',
   'visibility',
+  'state',
+  'publishedVersion',
+  'reviewIntervalDays',
+  'reviewedAt',
+  'reviewDueAt',
+  'commentCount',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -87,6 +94,20 @@ export interface Item {
   /** Its owner (the creator, transferable): changes its visibility and shares. */
   ownerId: string | null;
   visibility: ItemVisibility;
+  /** Review workflow (issue 22): draft → in_review → published (isPublished is `state === 'published'`). */
+  state: ItemState;
+  /** The version readers see while a newer revision is a draft or in review; null: never published. */
+  publishedVersion: number | null;
+  /** Review date: every N days the owner confirms the item is still right (null: none). */
+  reviewIntervalDays: number | null;
+  /** The last "Mark as reviewed". */
+  reviewedAt: string | null;
+  /** When the next review is due (last review, or creation, + interval). */
+  reviewDueAt: string | null;
+  /** The review date has passed. */
+  needsReview: boolean;
+  /** Comments on it, resolved or not. */
+  commentCount: number;
   createdAt: string;
   updatedAt: string;
   author?: ItemAuthor | null;
