@@ -4,7 +4,7 @@ import { can, requirePageUser } from '../auth/policy';
 import { notFound } from '../http/errors';
 import { mayItem } from './item-access';
 import type { Space } from './schemas';
-import { readItem } from './service';
+import { isWatching, readItem } from './service';
 import { itemHref, SPACES } from './shared';
 import { ReadPage, type ReadPageProps } from './views/ReadPage';
 import { listUrlIn } from './views/urls';
@@ -36,6 +36,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
     timeZone: user.timezone,
     actions: { edit: mayWrite, history: true, delete: mayWrite, share: can(user, 'item.share', read.item) },
     script: c.var.deps.assets.scripts?.reading,
+    watching: await isWatching(db, read.item.id, user.id),
   };
   c.header('Link', `<${canonical}>; rel="canonical"`);
   c.header('Vary', 'Referer');

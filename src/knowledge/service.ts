@@ -8,6 +8,7 @@ import { conflict } from '../http/errors';
 import { readableBy, readableRestricted, readsEverything } from './access';
 import { getItem, lockRow, writeVersion } from './items';
 import { describeChanges } from './versions';
+import { itemSaved, watchItem } from './watchers';
 import { authorColumns, itemColumns, toItem } from './rows';
 import type { DocumentInput, Item, KbType, Space } from './schemas';
 import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from './shared';
@@ -15,7 +16,16 @@ import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from 
 export { getItem, isUuid } from './items';
 export { readItem } from './reading';
 export { listVersions, restoreVersion } from './versions';
-export { isWatching, notifyWatchers, unwatchItem, watchItem, whoMayRead } from './watchers';
+export {
+  isWatching,
+  itemLink,
+  itemSaved,
+  notificationVisibleTo,
+  notifyWatchers,
+  unwatchItem,
+  watchItem,
+  whoMayRead,
+} from './watchers';
 
 export interface ListFilters {
   q?: string;
@@ -48,6 +58,7 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
       .values({ ...fieldsOf(input), space, authorId: actorId, ownerId: actorId, version: 1 })
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, 'Created');
+    if (actorId) await watchItem(tx, row.id, actorId);
     return row.id;
   });
   return (await getItem(db, space, id))!;
@@ -77,6 +88,7 @@ export async function updateItem(
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
+    await itemSaved(tx, space, row, actorId, 'updated');
   });
   return (await getItem(db, space, id))!;
 }
