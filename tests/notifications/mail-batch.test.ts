@@ -139,6 +139,9 @@ describe('notification e-mail batches', () => {
     });
     expect(summary).toMatch(/^Queued [1-9]\d* notification e-mails/);
     expect(notificationMailJob.schedule(t.config)).toBe('* * * * *');
+    expect(notificationMailJob.schedule({ ...t.config, schedules: { ...t.config.schedules, mail: 'off' } })).toBe(
+      'off',
+    );
     const [mail] = await mailsTo(watcher);
     expect(mail.subject).toBe('Ops Hub: Ada Author updated "Patch servers" (version 2)');
     const ids = (await t.db.select().from(notifications).where(eq(notifications.userId, watcher.id))).map((n) => n.id);
