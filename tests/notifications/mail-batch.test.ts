@@ -1,7 +1,7 @@
 import { eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { notificationMailJob } from '../../jobs/notification-mail';
-import { mailOutbox, notifications, userPreferences, users } from '../../src/db/schema';
+import { documents, mailOutbox, notifications, userPreferences, users } from '../../src/db/schema';
 import { createLogger } from '../../src/http/logger';
 import { createItem, updateItem } from '../../src/knowledge/service';
 import { mailNotificationBatches, QUIET_WINDOW_MS } from '../../src/notifications/mail-batch';
@@ -95,6 +95,18 @@ describe('notification e-mail batches', () => {
     expect(await mailsTo(off)).toHaveLength(0);
     expect(await pending(watcher)).toHaveLength(0);
     expect(await pending(off)).toHaveLength(0);
+  });
+
+  it('leaves out notifications about an item the user can no longer read', async () => {
+    const secret = await burst(1, 'Soon restricted');
+    await burst(1, 'Still open');
+    await t.db.update(documents).set({ visibility: 'restricted' }).where(eq(documents.id, secret.id));
+    expect((await mailNotificationBatches(t.db, t.config.appUrl, later())).messages).toBe(1);
+    const [mail] = await mailsTo(watcher);
+    expect(mail.text).toContain('Still open');
+    expect(mail.text).not.toContain('Soon restricted');
+    expect(mail.subject).toBe('Ops Hub: Ada Author updated "Still open" (version 2)');
+    expect(await pending(watcher)).toHaveLength(0);
   });
 
   it('two runs at once send one message', async () => {
