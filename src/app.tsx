@@ -34,6 +34,7 @@ import { settingsPages } from './settings/pages';
 import { apiTokenRoutes } from './settings/token-pages';
 import { notificationRoutes } from './notifications/api';
 import { isImageUpload } from './objects/api';
+import { commentRoutes } from './comments/routes';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', accountRoutes());
   app.route('/', adminRoutes());
   app.route('/', knowledgeRoutes());
+  app.route('/', commentRoutes());
   app.route('/', markdownPreviewApi());
   app.route('/', objectRoutes());
   app.route('/', jobsPages());

@@ -1,0 +1,10 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env';
+import { commentsApi } from './api';
+
+/** Everything of the comments feature: the JSON API and the read page's forms. */
+export function commentRoutes() {
+  const app = new Hono<AppEnv>();
+  app.route('/', commentsApi());
+  return app;
+}
