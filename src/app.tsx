@@ -79,8 +79,9 @@ export function createApp(deps: AppDeps) {
   // Feature routes (one line each; keep this list in build order).
   app.route('/', accountRoutes());
   app.route('/', adminRoutes());
-  app.route('/', knowledgeRoutes());
+  // Before knowledge: its read page's /{id}/{slug} would answer GET /knowledge-base/{id}/comments.
   app.route('/', commentRoutes());
+  app.route('/', knowledgeRoutes());
   app.route('/', markdownPreviewApi());
   app.route('/', objectRoutes());
   app.route('/', jobsPages());

@@ -106,6 +106,8 @@ const READER_WRITES: [RegExp, string][] = [
   [/^\/api\/ai\/(ask|ask-stream|feedback)$/, 'Ops AI questions and feedback on its answers'],
   [/^\/ai$/, 'the Ops AI page asking a question without JavaScript'],
   [/^\/api\/markdown\/render$/, 'the Markdown preview (renders, stores nothing)'],
+  [/^(\/api)?\/(knowledge-base|documents)\/:id[^/]*\/comments$/, 'comments on an item they may read (item.comment)'],
+  [/^(\/api)?\/comments\//, 'their own comments (edit, delete) and threads they may resolve, per comment'],
 ];
 
 /**

@@ -177,7 +177,7 @@ describe('a restricted item’s comments are as invisible as the item', () => {
     expect((await req(admin, 'GET', `${base}/${item.id}/comments`)).status).toBe(200);
     await t.db
       .insert(documentShares)
-      .values({ documentId: item.id, sharedWithUserId: viewer.id, permission: 'read', createdBy: owner.id });
+      .values({ documentId: item.id, sharedWithUserId: viewer.id, permission: 'read', sharedByUserId: owner.id });
     expect((await req(viewer, 'GET', `${base}/${item.id}/comments`)).status).toBe(200);
     await post(viewer, item.id, { body: 'Shared with me', parentId: c.id });
   });
@@ -261,6 +261,8 @@ describe('audit', () => {
     expect(rows.map((r) => r.action).sort()).toEqual(
       ['comment.created', 'comment.deleted', 'comment.reopened', 'comment.resolved', 'comment.updated'].sort(),
     );
-    expect(rows.every((r) => r.actorId === editor.id && r.details.documentId === item.id)).toBe(true);
+    expect(
+      rows.every((r) => r.actorId === editor.id && (r.details as { documentId?: string }).documentId === item.id),
+    ).toBe(true);
   });
 });

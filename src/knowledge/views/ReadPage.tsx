@@ -7,6 +7,7 @@ import type { LinkedServer, ReadableItem } from '../reading';
 import { SPACES, type Space } from '../shared';
 import { DELETE_DIALOG_ID, DeleteDialog } from './DeleteDialog';
 import { TypeLabel } from './ItemBits';
+import { CommentsSection, type CommentsSectionProps } from '../../comments/shared/CommentsSection';
 
 /** A contents list is worth its space from this many headings on. */
 const TOC_MIN_HEADINGS = 3;
@@ -23,6 +24,8 @@ export interface ReadPageProps {
   actions: { edit: boolean; history: boolean; delete: boolean; share: boolean };
   /** The page's small script (code copy, heading links); absent when the build has none. */
   script?: string;
+  /** The item's comment threads (issue 22), as its comments section shows them. */
+  comments: Pick<CommentsSectionProps, 'threads' | 'script'>;
 }
 
 const ownerName = (item: ReadableItem['item']) => {
@@ -202,7 +205,7 @@ function Servers({ servers }: { servers: LinkedServer[] }) {
 }
 
 /** An item's own read page: everything server-rendered, readable without JavaScript. */
-export function ReadPage({ space, read, back, timeZone, actions, script }: ReadPageProps) {
+export function ReadPage({ space, read, back, timeZone, actions, script, comments }: ReadPageProps) {
   const { item } = read;
   return (
     <article className="doc">
@@ -221,6 +224,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script }: ReadP
           ) : (
             <p className="muted">No content yet...</p>
           )}
+          <CommentsSection itemPath={`${SPACES[space].path}/${item.id}`} timeZone={timeZone} {...comments} />
         </div>
         <aside className="doc__aside">
           <Servers servers={read.servers} />
