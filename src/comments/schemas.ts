@@ -41,31 +41,4 @@ export const newCommentForm = z.object({
     .transform((s) => s || undefined),
 });
 
-export interface CommentAuthor {
-  id: string;
-  name: string;
-  email: string;
-}
-
-/** One comment as the API answers it (dates as ISO strings). */
-export interface CommentView {
-  id: string;
-  body: string;
-  html: string;
-  author: CommentAuthor | null;
-  createdAt: string;
-  updatedAt: string;
-  /** The thread's root; null for a root. */
-  parentId: string | null;
-  quote: string | null;
-  resolvedAt: string | null;
-  resolvedBy: CommentAuthor | null;
-  /** What the asking user may do to it. */
-  canEdit: boolean;
-  canResolve: boolean;
-}
-
-/** A root comment with its replies, oldest first. */
-export interface Thread extends CommentView {
-  replies: CommentView[];
-}
+export type { CommentAuthor, CommentView, Thread } from './shared';

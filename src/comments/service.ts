@@ -7,6 +7,7 @@ import type { Item } from '../knowledge/schemas';
 import { mayEdit, mayResolve } from './access';
 import { mentionedNames, renderComment } from './render';
 import type { CommentAuthor, CommentView, Thread } from './schemas';
+import { threadsOf } from './shared';
 
 /** Reading an item's comments (issue 22); the writes are in commands.ts. */
 
@@ -85,14 +86,6 @@ export async function getComment(db: Db, viewer: Actor, item: Item, id: string):
   const rows = await selectComments(db).where(eq(comments.id, id));
   const [view] = await toViews(db, viewer, item, rows);
   return view;
-}
-
-/** The comments as threads: roots oldest first, each with its replies. */
-export function threadsOf(list: CommentView[]): Thread[] {
-  const threads = new Map<string, Thread>();
-  for (const c of list) if (!c.parentId) threads.set(c.id, { ...c, replies: [] });
-  for (const c of list) if (c.parentId) threads.get(c.parentId)?.replies.push(c);
-  return [...threads.values()];
 }
 
 /** The item's threads as `viewer` sees them. */

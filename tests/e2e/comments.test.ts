@@ -80,6 +80,19 @@ describe.skipIf(!hasBrowser)('comments in Chromium', () => {
     const bobs = await signedInPage(browser, app.url, bob.cookie);
     await bobs.page.goto(`${app.url}${note.link}`);
     await bobs.page.locator(`#comment-${id} .mention`).getByText('@Bob Builder').waitFor();
+
+    // The category view's preview shows the open thread beside the text.
+    await bobs.page.goto(`${app.url}/knowledge-base?view=category`);
+    await bobs.page.locator('app-island[data-name="CategoryView"][data-hydrated]').waitFor();
+    const group = bobs.page.locator('details.tree__group', {
+      has: bobs.page.locator('summary', { hasText: 'Uncategorized' }),
+    });
+    if ((await group.getAttribute('open')) === null) await group.locator('summary').click();
+    await group.getByRole('link', { name: 'Clear the print queue', exact: true }).click();
+    const preview = bobs.page.getByRole('region', { name: 'Comments' });
+    await preview.locator('.comment__body').getByText('Should we tell @Bob Builder first?').waitFor();
+    await preview.getByText('1 reply').waitFor();
+    expect(bobs.problems).toEqual([]);
     await bobs.context.close();
   });
 

@@ -20,3 +20,40 @@ export function mentionedEmails(body: string): string[] {
 
 /** The anchor of one comment on its item's page. */
 export const commentAnchor = (commentId: string) => `comment-${commentId}`;
+
+/** The comments as threads: roots oldest first, each with its replies. */
+export function threadsOf(list: CommentView[]): Thread[] {
+  const threads = new Map<string, Thread>();
+  for (const c of list) if (!c.parentId) threads.set(c.id, { ...c, replies: [] });
+  for (const c of list) if (c.parentId) threads.get(c.parentId)?.replies.push(c);
+  return [...threads.values()];
+}
+
+export interface CommentAuthor {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** One comment as the API answers it (dates as ISO strings). */
+export interface CommentView {
+  id: string;
+  body: string;
+  html: string;
+  author: CommentAuthor | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The thread's root; null for a root. */
+  parentId: string | null;
+  quote: string | null;
+  resolvedAt: string | null;
+  resolvedBy: CommentAuthor | null;
+  /** What the asking user may do to it. */
+  canEdit: boolean;
+  canResolve: boolean;
+}
+
+/** A root comment with its replies, oldest first. */
+export interface Thread extends CommentView {
+  replies: CommentView[];
+}
