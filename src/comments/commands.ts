@@ -157,8 +157,9 @@ export async function deleteComment(db: Db, item: Item, actor: User, id: string)
   await db.transaction(async (tx) => {
     const current = await lockComment(tx, id);
     if (!mayEdit(actor, current)) throw forbidden('Only its author or an admin may delete a comment.');
-    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(comments).where(eq(comments.parentId, id));
-    const replies = Number(n);
+    // The replies first, counting those really deleted: a reply deleted at the same time is not counted twice.
+    const gone = await tx.delete(comments).where(eq(comments.parentId, id)).returning({ id: comments.id });
+    const replies = gone.length;
     await tx.delete(comments).where(eq(comments.id, id));
     await countComments(tx, item.id, -(1 + replies));
     await audit(tx, actor, 'deleted', id, { documentId: item.id, parentId: current.parentId, replies });

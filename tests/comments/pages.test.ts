@@ -120,4 +120,28 @@ describe('the read page’s comments', () => {
       expect(html, view).toContain('2 comments</span>');
     }
   });
+
+  it('shows the comment count on the documents list', async () => {
+    const doc = await createItem(t.db, 'documents', { title: 'Counted document', content: 'x' }, owner.id);
+    await t.app.request(`/api/documents/${doc.id}/comments`, jsonRequest('POST', { body: 'one' }, owner.cookie));
+    const html = await (await page(viewer, '/documents?q=Counted')).text();
+    expect(html).toContain('1 comment</span>');
+  });
+
+  it('loads the threads under the editor with htmx; the same address without htmx is a page of its own', async () => {
+    const item = await newItem('Edited with comments');
+    await apiPost(owner, item.id, { body: 'Seen in the editor' });
+    const editor = await (await page(owner, `/knowledge-base/${item.id}/edit`)).text();
+    expect(editor).toContain(`hx-get="/knowledge-base/${item.id}/comments"`);
+    const htmx = await t.app.request(`/knowledge-base/${item.id}/comments`, {
+      headers: { Cookie: owner.cookie, 'HX-Request': 'true' },
+    });
+    const section = await htmx.text();
+    expect(section).toMatch(/^<section id="comments"/);
+    expect(section).toContain('Seen in the editor');
+    const full = await (await page(owner, `/knowledge-base/${item.id}/comments`)).text();
+    expect(full).toContain('<!DOCTYPE html>');
+    expect(full).toContain('Back to the item');
+    expect(full).toContain('Seen in the editor');
+  });
 });
