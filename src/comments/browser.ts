@@ -14,7 +14,9 @@ interface Person {
   email: string;
 }
 
+/** Shown only where there is an item's text to select (the read page, not the editor). */
 function showSelectionButtons(): void {
+  if (!document.querySelector('.doc__body')) return;
   for (const b of document.querySelectorAll<HTMLButtonElement>('[data-comment-on-selection]')) b.hidden = false;
 }
 

@@ -107,4 +107,20 @@ describe.skipIf(!hasBrowser)('comments in Chromium', () => {
     await page.locator('#comments .comment__body').getByText('Posted without scripts').waitFor();
     await context.close();
   });
+
+  it('the editor shows the threads under the form, and a comment posted there stays', async () => {
+    const item = await createItem(app.db, 'knowledge', { title: 'Edited item', content: TEXT }, bob.id);
+    const { context, page, problems } = await signedInPage(browser, app.url, bob.cookie);
+    await page.goto(`${app.url}/knowledge-base/${item.id}/edit`);
+    const comments = page.locator('#comments');
+    await comments.getByText('No comments yet.').waitFor();
+    await htmxSettled(page);
+    await expect(comments.getByRole('button', { name: 'Comment on selection' }).isHidden()).resolves.toBe(true);
+    await comments.getByRole('textbox', { name: 'Comment', exact: true }).fill('Note from the editor');
+    await comments.getByRole('button', { name: 'Comment', exact: true }).click();
+    await comments.locator('.comment__body').getByText('Note from the editor').waitFor();
+    expect(page.url()).toBe(`${app.url}/knowledge-base/${item.id}/edit`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
