@@ -35,6 +35,7 @@ import { apiTokenRoutes } from './settings/token-pages';
 import { notificationRoutes } from './notifications/api';
 import { inboxRoutes } from './notifications/inbox-routes';
 import { isImageUpload } from './objects/api';
+import { commentRoutes } from './comments/routes';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 
@@ -79,6 +80,8 @@ export function createApp(deps: AppDeps) {
   // Feature routes (one line each; keep this list in build order).
   app.route('/', accountRoutes());
   app.route('/', adminRoutes());
+  // Before knowledge: its read page's /{id}/{slug} would answer GET /knowledge-base/{id}/comments.
+  app.route('/', commentRoutes());
   app.route('/', knowledgeRoutes());
   app.route('/', markdownPreviewApi());
   app.route('/', objectRoutes());

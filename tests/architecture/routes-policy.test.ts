@@ -108,6 +108,8 @@ const READER_WRITES: [RegExp, string][] = [
   [/^\/api\/markdown\/render$/, 'the Markdown preview (renders, stores nothing)'],
   [/^(\/api)?\/(knowledge-base|documents)\/:id\/watch$/, 'watching an item they may read (404 otherwise)'],
   [/^\/notifications\/read$/, 'marking their own notifications read'],
+  [/^(\/api)?\/(knowledge-base|documents)\/:id[^/]*\/comments$/, 'comments on an item they may read (item.comment)'],
+  [/^(\/api)?\/comments\//, 'their own comments (edit, delete) and threads they may resolve, per comment'],
 ];
 
 /**

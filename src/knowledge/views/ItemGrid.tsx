@@ -2,6 +2,7 @@ import { Badge, Skeleton } from '../../ui/components';
 import type { Item } from '../schemas';
 import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TagList, TypeLabel, VersionAge } from './ItemBits';
+import { CommentCount } from '../../comments/shared/CommentCount';
 
 export interface GridProps {
   items: Item[];
@@ -31,7 +32,7 @@ function ItemCard({ item, path, now, showType, canEdit }: { item: Item } & Omit<
           <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>
         </h3>
         {item.excerpt && <p className="muted kb-card__excerpt">{item.excerpt}</p>}
-        <VersionAge item={item} now={now} />
+        <VersionAge item={item} now={now} /> <CommentCount count={item.commentCount} />
         <TagList tags={item.tags} />
       </div>
     </article>

@@ -3,6 +3,7 @@ import { relativeTime } from '../../ui/shared';
 import type { Item } from '../schemas';
 import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TypeLabel } from './ItemBits';
+import { CommentCount } from '../../comments/shared/CommentCount';
 
 /** List view: Title, Type, Category, Version, Updated, and a delete button per row. */
 export function ItemList(props: { items: Item[]; path: string; now: Date; canEdit: (item: Item) => boolean }) {
@@ -26,7 +27,8 @@ export function ItemList(props: { items: Item[]; path: string; now: Date; canEdi
           {items.map((item) => (
             <tr key={item.id}>
               <td>
-                <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>
+                <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>{' '}
+                <CommentCount count={item.commentCount} />
               </td>
               <td>
                 <TypeLabel item={item} />

@@ -8,6 +8,7 @@ import { SPACES, type Space } from '../shared';
 import { DELETE_DIALOG_ID, DeleteDialog } from './DeleteDialog';
 import { TypeLabel } from './ItemBits';
 import { WatchButton } from './WatchButton';
+import { CommentsSection, type CommentsSectionProps } from '../../comments/shared/CommentsSection';
 
 /** A contents list is worth its space from this many headings on. */
 const TOC_MIN_HEADINGS = 3;
@@ -26,6 +27,8 @@ export interface ReadPageProps {
   script?: string;
   /** The reader watches the item (the Watch / Unwatch button). */
   watching?: boolean;
+  /** The item's comment threads (issue 22), as its comments section shows them. */
+  comments: Pick<CommentsSectionProps, 'threads' | 'script'>;
 }
 
 const ownerName = (item: ReadableItem['item']) => {
@@ -205,7 +208,7 @@ function Servers({ servers }: { servers: LinkedServer[] }) {
 }
 
 /** An item's own read page: everything server-rendered, readable without JavaScript. */
-export function ReadPage({ space, read, back, timeZone, actions, script, watching }: ReadPageProps) {
+export function ReadPage({ space, read, back, timeZone, actions, script, watching, comments }: ReadPageProps) {
   const { item } = read;
   return (
     <article className="doc">
@@ -225,6 +228,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script, watchin
           ) : (
             <p className="muted">No content yet...</p>
           )}
+          <CommentsSection itemPath={`${SPACES[space].path}/${item.id}`} timeZone={timeZone} {...comments} />
         </div>
         <aside className="doc__aside">
           <Servers servers={read.servers} />
