@@ -121,7 +121,7 @@ export async function createComment(
   });
 }
 
-/** The comment locked for a change, refused unless `allowed`. */
+/** The comment locked for a change (404 when it is gone meanwhile). */
 async function lockComment(tx: Db, id: string): Promise<CommentRow> {
   const [row] = await tx
     .select({

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { can, requirePageUser } from '../auth/policy';
 import { notFound } from '../http/errors';
-import { listThreads } from '../comments/service';
+import { pageThreads } from '../comments/service';
 import { mayItem } from './item-access';
 import type { Space } from './schemas';
 import { isWatching, readItem } from './service';
@@ -38,7 +38,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
     actions: { edit: mayWrite, history: true, delete: mayWrite, share: can(user, 'item.share', read.item) },
     script: c.var.deps.assets.scripts?.reading,
     watching: await isWatching(db, read.item.id, user.id),
-    comments: { threads: await listThreads(db, user, read.item), script: c.var.deps.assets.scripts?.comments },
+    comments: { threads: await pageThreads(db, user, read.item), script: c.var.deps.assets.scripts?.comments },
   };
   c.header('Link', `<${canonical}>; rel="canonical"`);
   c.header('Vary', 'Referer');
