@@ -1,9 +1,11 @@
 import { and, eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { notifications } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
-import { hasBrowser, htmxSettled, sharedBrowser, signedInContext, signedInPage } from '../helpers/browser';
+import { mailNotificationBatches, QUIET_WINDOW_MS } from '../../src/notifications/mail-batch';
+import { freePort, hasBrowser, htmxSettled, sharedBrowser, signedInContext, signedInPage } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -12,18 +14,41 @@ let app: RunningApp;
 let browser: Browser;
 let vera: TestUser;
 let bob: TestUser;
+let smtp: SMTPServer;
+/** What the loopback SMTP server received: the real mailbox the notification e-mail reaches. */
+const mailbox: { to: string[]; raw: string }[] = [];
+
+async function startSmtp(): Promise<string> {
+  const port = await freePort();
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        mailbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString() });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
+  return `smtp://127.0.0.1:${port}`;
+}
 
 const TEXT = 'Stop the print spooler before you clear the queue folder.';
 
 describe.skipIf(!hasBrowser)('comments in Chromium', () => {
   beforeAll(async () => {
-    app = await startApp();
+    app = await startApp({ SMTP_URL: await startSmtp(), MAIL_FROM: 'Ops Hub <ops@example.com>' });
     browser = await sharedBrowser();
     vera = await createSignedInUser(app.db, { role: 'viewer', firstName: 'Vera', lastName: 'Viewer' });
     bob = await createSignedInUser(app.db, { firstName: 'Bob', lastName: 'Builder', email: 'bob@example.com' });
   });
   afterAll(async () => {
     await app?.stop();
+    await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
   });
 
   it('a viewer quotes a passage, mentions a colleague from the suggestions, and replies; the colleague is told', async () => {
@@ -69,17 +94,28 @@ describe.skipIf(!hasBrowser)('comments in Chromium', () => {
     expect(problems).toEqual([]);
     await context.close();
 
-    // Bob's notification links to the comment, which opens on his page.
-    // The bell and the mentions' e-mail (the notify job) are other helpers' parts; the table holds what they show.
+    // Bob's notification links to the comment: his bell shows it, and it opens the comment on his page.
     const [note] = await app.db
       .select()
       .from(notifications)
       .where(and(eq(notifications.userId, bob.id), eq(notifications.kind, 'mention')));
     expect(note).toMatchObject({ commentId: id, link: `/knowledge-base/${item.id}#comment-${id}` });
     expect(note.text).toBe('Vera Viewer mentioned you on Clear the print queue');
-    const bobs = await signedInPage(browser, app.url, bob.cookie);
-    await bobs.page.goto(`${app.url}${note.link}`);
+    const bobs = await signedInPage(browser, app.url, bob.cookie, { viewport: { width: 1366, height: 900 } });
+    await bobs.page.goto(`${app.url}/knowledge-base`);
+    await bobs.page.locator('summary.notify__bell').click();
+    await bobs.page
+      .locator('.notify-panel')
+      .getByRole('link', { name: 'Vera Viewer mentioned you on Clear the print queue' })
+      .click();
+    await bobs.page.waitForURL(`${app.url}${note.link}`);
     await bobs.page.locator(`#comment-${id} .mention`).getByText('@Bob Builder').waitFor();
+
+    // Once the burst is quiet, the batch e-mail reaches Bob's mailbox through the outbox and SMTP.
+    await mailNotificationBatches(app.db, app.url, new Date(Date.now() + QUIET_WINDOW_MS + 1000));
+    await expect
+      .poll(() => mailbox.find((m) => m.to.includes('bob@example.com'))?.raw ?? '', { timeout: 10_000 })
+      .toContain('Vera Viewer mentioned you on Clear the print queue');
 
     // The category view's preview shows the open thread beside the text.
     await bobs.page.goto(`${app.url}/knowledge-base?view=category`);
