@@ -121,6 +121,14 @@ export const documentInput = z.object({
     .trim()
     .max(CHANGE_NOTE_MAX, `Change note must be at most ${CHANGE_NOTE_MAX} characters.`)
     .optional(),
+  /** Days between reviews (issue 22): null clears the review date; left out on create, the type's default applies. */
+  reviewIntervalDays: z
+    .number({ error: 'reviewIntervalDays must be a whole number of days or null.' })
+    .int('reviewIntervalDays must be a whole number of days or null.')
+    .min(1, 'reviewIntervalDays must be between 1 and 3650.')
+    .max(3650, 'reviewIntervalDays must be between 1 and 3650.')
+    .nullable()
+    .optional(),
   /** The version the edit was based on; a stale one answers 409. */
   version: z.number({ error: 'version must be a number.' }).int().positive().optional(),
 });
@@ -135,5 +143,6 @@ export const listQuery = z.object({
   type: z.enum(kbTypes).optional().catch(undefined),
   category: z.string().trim().max(100).optional().catch(undefined),
   view: z.enum(views).optional().catch(undefined),
+  review: z.enum(['overdue']).optional().catch(undefined),
 });
 export type ListQuery = z.infer<typeof listQuery>;

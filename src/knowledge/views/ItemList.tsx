@@ -3,6 +3,7 @@ import { relativeTime } from '../../ui/shared';
 import type { Item } from '../schemas';
 import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TypeLabel } from './ItemBits';
+import { ReviewOverdueBadge } from './ReviewDate';
 
 /** List view: Title, Type, Category, Version, Updated, and a delete button per row. */
 export function ItemList(props: { items: Item[]; path: string; now: Date; canEdit: (item: Item) => boolean }) {
@@ -26,7 +27,7 @@ export function ItemList(props: { items: Item[]; path: string; now: Date; canEdi
           {items.map((item) => (
             <tr key={item.id}>
               <td>
-                <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>
+                <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a> <ReviewOverdueBadge item={item} />
               </td>
               <td>
                 <TypeLabel item={item} />

@@ -7,6 +7,7 @@ import type { LinkedServer, ReadableItem } from '../reading';
 import { SPACES, type Space } from '../shared';
 import { DELETE_DIALOG_ID, DeleteDialog } from './DeleteDialog';
 import { TypeLabel } from './ItemBits';
+import { ReviewStatus } from './ReviewDate';
 
 /** A contents list is worth its space from this many headings on. */
 const TOC_MIN_HEADINGS = 3;
@@ -210,6 +211,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script }: ReadP
         <Breadcrumb space={space} back={back} category={item.category} />
         <h1 className="doc__title">{item.title}</h1>
         <Facts space={space} read={read} timeZone={timeZone} />
+        <ReviewStatus space={space} item={item} timeZone={timeZone} canEdit={actions.edit} />
         <Actions space={space} read={read} back={back} actions={actions} timeZone={timeZone} />
       </header>
       <div className="doc__layout">
