@@ -9,6 +9,7 @@ import {
   HOWTO_STEP_FIELDS,
   HOWTO_TEXT_FIELDS,
   kbTypes,
+  REVIEW_INTERVAL_MAX,
   templateTypes,
 } from './shared';
 
@@ -125,8 +126,8 @@ export const documentInput = z.object({
   reviewIntervalDays: z
     .number({ error: 'reviewIntervalDays must be a whole number of days or null.' })
     .int('reviewIntervalDays must be a whole number of days or null.')
-    .min(1, 'reviewIntervalDays must be between 1 and 3650.')
-    .max(3650, 'reviewIntervalDays must be between 1 and 3650.')
+    .min(1, `reviewIntervalDays must be between 1 and ${REVIEW_INTERVAL_MAX}.`)
+    .max(REVIEW_INTERVAL_MAX, `reviewIntervalDays must be between 1 and ${REVIEW_INTERVAL_MAX}.`)
     .nullable()
     .optional(),
   /** The version the edit was based on; a stale one answers 409. */

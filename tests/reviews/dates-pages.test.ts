@@ -147,6 +147,12 @@ describe('read page', () => {
   });
 });
 
+/**
+ * The panel's query (src/dashboard/due-for-review.ts) measured on PostgreSQL 15 with 100,000 documents, 20,000 of them
+ * with a review date and 10,000 overdue, 5% restricted, for a viewer: EXPLAIN ANALYZE shows an Index Scan Backward on
+ * documents_review_due_idx stopping after its 50 candidates (52 buffers), 0.43 ms. The overdue list's first page
+ * (?review=overdue) is 0.2 ms (documents_space_updated_idx), its total 19 ms (bitmap AND of the two indexes).
+ */
 describe('dashboard', () => {
   /** The Due for review card's HTML. */
   const panelOf = (html: string) => {
