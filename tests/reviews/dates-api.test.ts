@@ -66,6 +66,8 @@ describe.each([
     expect(res.status).toBe(200);
     const updated = await res.json();
     expect(updated.reviewIntervalDays).toBe(365);
+    const [log] = await (await call('GET', `${path}/${item.id}/versions`)).json();
+    expect(log).toMatchObject({ version: 2, changeLog: 'Changed review interval' });
     expect(new Date(updated.reviewDueAt).getTime() - created).toBe(365 * DAY);
     // An update that leaves it out keeps it.
     const kept = await (await call('PUT', `${path}/${item.id}`, { ...base, title: 'Renamed' })).json();
