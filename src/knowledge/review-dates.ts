@@ -59,7 +59,7 @@ export async function mayMarkReviewed(db: Db, user: Actor, item: ItemAccessField
  */
 export async function markReviewed(db: Db, space: Space, id: string, user: Actor): Promise<Item> {
   await db.transaction(async (tx) => {
-    const row = await lockRow(tx, space, id, false);
+    const row = await lockRow(tx, space, id);
     await authorizeItem(tx, user, row, 'item.read', SPACES[space].messages.missing);
     if (!(await mayMarkReviewed(tx, user, row))) throw forbidden(DENIED_MESSAGE);
     if (!row.reviewIntervalDays) {

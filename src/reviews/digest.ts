@@ -41,6 +41,13 @@ function overdueByOwner(db: Db, now: Date): Promise<OverdueRow[]> {
   );
 }
 
+/** Monday 00:00 UTC of the ISO week of a moment. */
+export function weekStart(at: Date): Date {
+  const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+  d.setUTCDate(d.getUTCDate() + 1 - (d.getUTCDay() || 7));
+  return d;
+}
+
 /** "2026-W48": the ISO week of a moment (UTC), so every run in one week names the same digest. */
 export function isoWeek(at: Date): string {
   const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
@@ -60,16 +67,16 @@ const groupByOwner = (rows: OverdueRow[]) => {
 /**
  * One owner's digest, in one transaction: the e-mail (when their Email notifications are on; the outbox's dedupe key
  * names the owner and the week, so a rerun or a second worker queues nothing more) and one in-app notification
- * `review_due` (once a week; marked e-mailed, as the digest is its e-mail). True when a message was queued.
+ * `review_due` (once a week too; marked e-mailed, as the digest is its e-mail). True when a message was queued.
  */
-async function digestForOwner(db: Db, rows: OverdueRow[], appUrl: string, week: string): Promise<boolean> {
+async function digestForOwner(db: Db, rows: OverdueRow[], appUrl: string, now: Date): Promise<boolean> {
   const owner = rows[0];
   const listUrl = `${appUrl}/knowledge-base?review=overdue`;
   return db.transaction(async (tx) => {
     const [{ told }] = await queryRows<{ told: boolean }>(
       tx,
       sql`select exists (select 1 from notifications where user_id = ${owner.ownerId} and kind = 'review_due'
-            and created_at > now() - interval '6 days') as told`,
+            and created_at >= ${weekStart(now).toISOString()}::timestamptz) as told`,
     );
     if (!told) {
       const n = rows.length;
@@ -95,7 +102,7 @@ async function digestForOwner(db: Db, rows: OverdueRow[], appUrl: string, week: 
       listUrl,
       settingsUrl: `${appUrl}/settings`,
     });
-    await enqueueMail(tx, { dedupeKey: `review-digest:${owner.ownerId}:${week}`, to: owner.email, ...mail });
+    await enqueueMail(tx, { dedupeKey: `review-digest:${owner.ownerId}:${isoWeek(now)}`, to: owner.email, ...mail });
     return true;
   });
 }
@@ -106,9 +113,8 @@ async function digestForOwner(db: Db, rows: OverdueRow[], appUrl: string, week: 
  */
 export async function sendReviewDigests(db: Db, opts: { appUrl: string; now?: Date }) {
   const now = opts.now ?? new Date();
-  const week = isoWeek(now);
   const owners = groupByOwner(await overdueByOwner(db, now));
   let mailed = 0;
-  for (const rows of owners) if (await digestForOwner(db, rows, opts.appUrl, week)) mailed += 1;
+  for (const rows of owners) if (await digestForOwner(db, rows, opts.appUrl, now)) mailed += 1;
   return { owners: owners.length, mailed, items: owners.reduce((n, rows) => n + rows.length, 0) };
 }

@@ -2,7 +2,7 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
 import { documents, mailOutbox, notifications, userPreferences, users } from '../../src/db/schema';
-import { isoWeek, sendReviewDigests } from '../../src/reviews/digest';
+import { isoWeek, sendReviewDigests, weekStart } from '../../src/reviews/digest';
 import { createTestDatabase, usingPostgres } from '../helpers/db';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { jobsConfig, secondWorkerDatabase, testScheduler } from './support';
@@ -119,6 +119,7 @@ describe('review-digest job', () => {
     expect(queued).toHaveLength(2);
     // "Due next week" is overdue by then.
     expect(queued.find((m) => m.dedupeKey.endsWith(isoWeek(nextWeek)))?.text).toContain('Due next week');
+    expect(await dueNotes(ada.id)).toHaveLength(2);
   });
 
   it.runIf(usingPostgres())('sends one message when two workers run it at once', async () => {
@@ -137,7 +138,9 @@ describe('review-digest job', () => {
     }
   });
 
-  it('names the ISO week', () => {
+  it('names the ISO week and its Monday', () => {
+    expect(weekStart(new Date('2026-11-29T23:59:00Z')).toISOString()).toBe('2026-11-23T00:00:00.000Z');
+    expect(weekStart(new Date('2026-11-30T07:00:00Z')).toISOString()).toBe('2026-11-30T00:00:00.000Z');
     expect(isoWeek(new Date('2026-11-30T07:00:00Z'))).toBe('2026-W49');
     expect(isoWeek(new Date('2026-11-29T23:59:00Z'))).toBe('2026-W48');
     expect(isoWeek(new Date('2027-01-01T00:00:00Z'))).toBe('2026-W53');
