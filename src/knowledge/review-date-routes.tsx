@@ -3,8 +3,7 @@ import type { AppEnv } from '../app-env';
 import { requirePageUser, requireUser } from '../auth/policy';
 import { fragment, isHtmx } from '../http/htmx';
 import { triggerToast } from '../http/toast';
-import { mayItem } from './item-access';
-import { markReviewed } from './review-dates';
+import { markReviewed, mayMarkReviewed } from './review-dates';
 import { itemHref, SPACES } from './shared';
 import { ReviewStatus } from './views/ReviewDate';
 
@@ -26,8 +25,8 @@ export function reviewDateRoutes() {
       const item = await markReviewed(db, space, c.req.param('id'), user);
       if (!isHtmx(c)) return c.redirect(itemHref(space, item.id, item.title), 303);
       triggerToast(c, 'Marked as reviewed', `${item.title} is next due for review in ${item.reviewIntervalDays} days.`);
-      const canEdit = await mayItem(db, user, item, 'item.write');
-      return fragment(c, <ReviewStatus space={space} item={item} timeZone={user.timezone} canEdit={canEdit} />);
+      const canMark = await mayMarkReviewed(db, user, item);
+      return fragment(c, <ReviewStatus space={space} item={item} timeZone={user.timezone} canMark={canMark} />);
     });
   }
   return app;

@@ -110,6 +110,15 @@ describe('read page', () => {
     expect(await page(readPath('Undated article'))).not.toContain('id="review-status"');
   });
 
+  it('offers Mark as reviewed to an owner whose role does not edit, on the page and after the swap', async () => {
+    const id = await create('/api/documents', 'Owned by a viewer', 10, 11);
+    await t.db.update(documents).set({ ownerId: viewer.id }).where(eq(documents.id, id));
+    expect(await page(`/documents/${id}`, viewer.cookie)).toContain('Mark as reviewed');
+    const res = await postForm(`/documents/${id}/mark-reviewed`, viewer.cookie, { 'HX-Request': 'true' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Mark as reviewed');
+  });
+
   it('shows "Review due {date}" in the reader\'s timezone when not yet due', async () => {
     const html = await page(readPath('Fresh runbook'));
     const [row] = await t.db.select().from(documents).where(eq(documents.id, ids['Fresh runbook']));

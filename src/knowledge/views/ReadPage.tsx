@@ -211,7 +211,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script }: ReadP
         <Breadcrumb space={space} back={back} category={item.category} />
         <h1 className="doc__title">{item.title}</h1>
         <Facts space={space} read={read} timeZone={timeZone} />
-        <ReviewStatus space={space} item={item} timeZone={timeZone} canEdit={actions.edit} />
+        <ReviewStatus space={space} item={item} timeZone={timeZone} canMark={actions.edit} />
         <Actions space={space} read={read} back={back} actions={actions} timeZone={timeZone} />
       </header>
       <div className="doc__layout">

@@ -28,15 +28,15 @@ export interface ReviewStatusProps {
   space: Space;
   item: Pick<Item, 'id' | 'ownerId' | 'reviewIntervalDays' | 'reviewedAt' | 'reviewDueAt' | 'needsReview'>;
   timeZone: string;
-  /** May the reader edit the item? Its owner may mark it reviewed too (read from the request when rendered in a page). */
-  canEdit: boolean;
+  /** May the reader mark it reviewed (they may edit it)? Its owner may too, found from the request in a page. */
+  canMark: boolean;
 }
 
 /** The reader may mark it reviewed: an editor of the item, or its owner. */
-function useMayMark({ item, canEdit }: Pick<ReviewStatusProps, 'item' | 'canEdit'>): boolean {
+function useMayMark({ item, canMark }: Pick<ReviewStatusProps, 'item' | 'canMark'>): boolean {
   const c = useContext(RequestContext);
   const userId = c?.var.user?.id;
-  return canEdit || (!!userId && userId === item.ownerId);
+  return canMark || (!!userId && userId === item.ownerId);
 }
 
 /**
