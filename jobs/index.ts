@@ -2,6 +2,7 @@ import type { JobDefinition } from './define-job';
 import { healthChecksJob } from './health-checks';
 import { healthReportJob } from './health-report';
 import { mailDeliveryJob } from './mail-delivery';
+import { notificationMailJob } from './notification-mail';
 import { reviewDigestJob } from './review-digest';
 import { tokenExpiryJob } from './token-expiry';
 
@@ -9,6 +10,7 @@ import { tokenExpiryJob } from './token-expiry';
 export const allJobs: JobDefinition[] = [
   healthChecksJob,
   mailDeliveryJob,
+  notificationMailJob,
   tokenExpiryJob,
   healthReportJob,
   reviewDigestJob,

@@ -33,7 +33,9 @@ import { teamRoutes } from './team/routes';
 import { settingsPages } from './settings/pages';
 import { apiTokenRoutes } from './settings/token-pages';
 import { notificationRoutes } from './notifications/api';
+import { inboxRoutes } from './notifications/inbox-routes';
 import { isImageUpload } from './objects/api';
+import { commentRoutes } from './comments/routes';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 
@@ -78,6 +80,8 @@ export function createApp(deps: AppDeps) {
   // Feature routes (one line each; keep this list in build order).
   app.route('/', accountRoutes());
   app.route('/', adminRoutes());
+  // Before knowledge: its read page's /{id}/{slug} would answer GET /knowledge-base/{id}/comments.
+  app.route('/', commentRoutes());
   app.route('/', knowledgeRoutes());
   app.route('/', markdownPreviewApi());
   app.route('/', objectRoutes());
@@ -89,6 +93,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', settingsPages());
   app.route('/', apiTokenRoutes());
   app.route('/', notificationRoutes());
+  app.route('/', inboxRoutes());
   app.route('/', serverRoutes());
   app.route('/', aiRoutes());
 

@@ -18,6 +18,8 @@ const pageScripts: Record<string, string> = {
   push: 'src/notifications/browser.ts',
   /** A document's read page: code blocks' copy buttons and headings' copy-link anchors. */
   reading: 'src/client/reading.ts',
+  /** An item's comments: "Comment on selection" and @mention suggestions. */
+  comments: 'src/comments/browser.ts',
 };
 
 export interface BuildOptions {

@@ -2,9 +2,10 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { can, requirePageUser } from '../auth/policy';
 import { notFound } from '../http/errors';
+import { listThreads } from '../comments/service';
 import { mayItem } from './item-access';
 import type { Space } from './schemas';
-import { readItem } from './service';
+import { isWatching, readItem } from './service';
 import { itemHref, SPACES } from './shared';
 import { ReadPage, type ReadPageProps } from './views/ReadPage';
 import { listUrlIn } from './views/urls';
@@ -36,6 +37,8 @@ async function readPage(c: Context<AppEnv>, space: Space) {
     timeZone: user.timezone,
     actions: { edit: mayWrite, history: true, delete: mayWrite, share: can(user, 'item.share', read.item) },
     script: c.var.deps.assets.scripts?.reading,
+    watching: await isWatching(db, read.item.id, user.id),
+    comments: { threads: await listThreads(db, user, read.item), script: c.var.deps.assets.scripts?.comments },
   };
   c.header('Link', `<${canonical}>; rel="canonical"`);
   c.header('Vary', 'Referer');

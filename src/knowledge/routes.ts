@@ -7,6 +7,7 @@ import { readPages } from './read-pages';
 import { reviewDateRoutes } from './review-date-routes';
 import { shareApi } from './share-api';
 import { sharePages } from './share-page';
+import { watchRoutes } from './watch-routes';
 
 /** Everything of the knowledge feature: JSON API, sharing, the list pages, the editor, each item's read page and share links. */
 export function knowledgeRoutes() {
@@ -17,6 +18,7 @@ export function knowledgeRoutes() {
   app.route('/', sharePages());
   app.route('/', knowledgePages());
   app.route('/', editorPages());
+  app.route('/', watchRoutes());
   // Last: `/{id}/{slug}` would otherwise answer for `/{id}/edit` and `/{id}/delete`.
   app.route('/', readPages());
   return app;

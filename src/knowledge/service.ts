@@ -9,6 +9,7 @@ import { readableBy, readableRestricted, readsEverything } from './access';
 import { getItem, lockRow, writeVersion } from './items';
 import { reviewColumnsOnCreate, reviewColumnsOnUpdate, reviewOverdue } from './review-dates';
 import { describeChanges } from './versions';
+import { itemSaved, watchItem } from './watchers';
 import { authorColumns, itemColumns, toItem } from './rows';
 import type { DocumentInput, Item, KbType, Space } from './schemas';
 import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from './shared';
@@ -17,7 +18,16 @@ export { getItem, isUuid } from './items';
 export { readItem } from './reading';
 export { listVersions, restoreVersion } from './versions';
 export { markReviewed, mayMarkReviewed } from './review-dates';
-export { isWatching, notifyWatchers, unwatchItem, watchItem, whoMayRead } from './watchers';
+export {
+  isWatching,
+  itemLink,
+  itemSaved,
+  notificationVisibleTo,
+  notifyWatchers,
+  unwatchItem,
+  watchItem,
+  whoMayRead,
+} from './watchers';
 
 export interface ListFilters {
   q?: string;
@@ -59,6 +69,7 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
       })
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, 'Created');
+    if (actorId) await watchItem(tx, row.id, actorId);
     return row.id;
   });
   return (await getItem(db, space, id))!;
@@ -88,6 +99,7 @@ export async function updateItem(
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
+    await itemSaved(tx, space, row, actorId, 'updated');
   });
   return (await getItem(db, space, id))!;
 }

@@ -9,6 +9,7 @@ import { getItem, isUuid, lockRow, writeVersion } from './items';
 import { itemColumns, snapshotOf, type ItemRow } from './rows';
 import type { Item, Space, VersionItem } from './schemas';
 import { SPACES } from './shared';
+import { itemSaved } from './watchers';
 
 /** The fields a change log names, in the order it names them. */
 const LOGGED_FIELDS = [
@@ -122,6 +123,7 @@ export async function restoreVersion(
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, `Restored from version ${source.version}`);
+    await itemSaved(tx, space, row, actorId, 'restored');
     if (current.deletedAt) {
       await recordAudit(tx, {
         actorId,

@@ -1,9 +1,10 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { can } from '../auth/policy';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type Actor, can } from '../auth/policy';
 import type { Db } from '../db/client';
 import { documentShares, documentWatchers, users } from '../db/schema';
 import { notifyUsers, type NewNotification } from '../notifications/service';
-import { liveShare, type ItemAccessFields } from './access';
+import { liveShare, readableBy, type ItemAccessFields } from './access';
+import { SPACES, type Space } from './shared';
 
 /**
  * Who watches an item and who of a set of users may read it (issue 22): changes, new versions, comments and
@@ -33,8 +34,10 @@ export async function isWatching(db: Db, documentId: string, userId: string): Pr
 /** Of `userIds`, the active accounts that may read the item (the policy decides, with each one's own share). */
 export async function whoMayRead(db: Db, item: ItemAccessFields, userIds: readonly string[]): Promise<string[]> {
   if (!userIds.length) return [];
+  // "users"."id" spelled out: drizzle writes a lone column of a one-table select unqualified, which inside this
+  // subquery would name the share's own id.
   const share = sql<'read' | 'write' | null>`(select s.permission from ${documentShares} s
-      where s.document_id = ${item.id} and s.shared_with_user_id = ${users.id} and ${liveShare()}
+      where s.document_id = ${item.id} and s.shared_with_user_id = "users"."id" and ${liveShare()}
       order by s.permission = 'write' desc limit 1)`;
   const rows = await db
     .select({ id: users.id, role: users.role, share })
@@ -65,4 +68,48 @@ export async function notifyWatchers(
   n: Omit<NewNotification, 'userIds' | 'documentId'>,
 ): Promise<number> {
   return notifyUsers(db, { ...n, documentId: item.id, userIds: await readingWatchers(db, item) });
+}
+
+/** The path a notification about the item opens: its read page. */
+export const itemLink = (space: Space, id: string) => `${SPACES[space].path}/${id}`;
+
+async function actorName(db: Db, actorId: string | null): Promise<string> {
+  if (!actorId) return 'Someone';
+  const [u] = await db
+    .select({ first: users.firstName, last: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, actorId));
+  return [u?.first, u?.last].filter(Boolean).join(' ') || u?.email || 'Someone';
+}
+
+/**
+ * A new version of the item was saved (update or restore): the actor watches it from now on and its other watchers
+ * who may read it are told (`item_changed`). Pass the transaction of the save.
+ */
+export async function itemSaved(
+  db: Db,
+  space: Space,
+  item: ItemAccessFields & { title: string; version: number },
+  actorId: string | null,
+  how: 'updated' | 'restored',
+): Promise<number> {
+  if (actorId) await watchItem(db, item.id, actorId);
+  const what = how === 'updated' ? 'updated' : 'restored an earlier version of';
+  return notifyWatchers(db, item, {
+    kind: 'item_changed',
+    actorId,
+    text: `${await actorName(db, actorId)} ${what} "${item.title}" (version ${item.version})`,
+    link: itemLink(space, item.id),
+  });
+}
+
+/**
+ * SQL condition on a notifications row: `user` may see it — it names no item, or an item that is not deleted and
+ * that the user may read (a notification is as invisible as its item).
+ */
+export function notificationVisibleTo(user: Actor): SQL {
+  // A scalar subquery, looked up per row by primary key: an `exists` beside the OR is planned as a hashed subplan
+  // that reads every readable document on each count of the bell's badge.
+  return sql`(notifications.document_id is null or coalesce((select ${readableBy(user, 'd')} from documents d
+    where d.id = notifications.document_id and d.deleted_at is null), false))`;
 }

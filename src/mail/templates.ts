@@ -180,6 +180,26 @@ export function serverStatusMail(p: {
   });
 }
 
+/** The batched e-mail of a user's in-app notifications (issue 22): one line each, with its link. */
+export function notificationsMail(p: {
+  firstName?: string | null;
+  items: MailItem[];
+  notificationsUrl: string;
+  settingsUrl: string;
+}): MailContent {
+  const one = p.items.length === 1;
+  return compose({
+    subject: one
+      ? `${PRODUCT_NAME}: ${p.items[0].text.replace(/\s+/g, ' ').slice(0, 150)}`
+      : `${PRODUCT_NAME}: ${p.items.length} new notifications`,
+    greeting: hello(p.firstName),
+    paragraphs: [one ? 'You have a new notification:' : `You have ${p.items.length} new notifications:`],
+    items: p.items,
+    action: { label: 'Open your notifications', url: p.notificationsUrl },
+    note: `You receive this because Email notifications are on in your settings: ${p.settingsUrl}`,
+  });
+}
+
 export type SecurityEvent =
   | 'password_changed'
   | 'password_reset'

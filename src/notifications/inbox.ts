@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { notifications } from '../db/schema';
 import type { NotificationKind } from '../db/schema/values';
@@ -50,8 +50,16 @@ export interface InboxNotification {
   readAt: string | null;
 }
 
-/** A user's notifications, newest first. */
-export async function listNotifications(db: Db, userId: string, limit = 50): Promise<InboxNotification[]> {
+/**
+ * A user's notifications, newest first. `visible` is the condition the user may see a row under (the knowledge
+ * feature's notificationVisibleTo: a notification about an item they can no longer read is left out).
+ */
+export async function listNotifications(
+  db: Db,
+  userId: string,
+  visible?: SQL,
+  limit = 50,
+): Promise<InboxNotification[]> {
   const rows = await db
     .select({
       id: notifications.id,
@@ -64,19 +72,38 @@ export async function listNotifications(db: Db, userId: string, limit = 50): Pro
       readAt: notifications.readAt,
     })
     .from(notifications)
-    .where(eq(notifications.userId, userId))
+    .where(and(eq(notifications.userId, userId), visible))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit);
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), readAt: r.readAt?.toISOString() ?? null }));
 }
 
-/** How many of a user's notifications are unread (the bell's badge). */
-export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
+/** The badge counts up to this many ("99+"): a user who never reads them costs no more than that. */
+export const UNREAD_CAP = 100;
+
+/**
+ * How many of a user's notifications are unread (the bell's badge), at most UNREAD_CAP; `visible` as for
+ * listNotifications. Reads the partial index notifications_unread_idx.
+ */
+export async function unreadCount(db: Db, userId: string, visible?: SQL): Promise<number> {
+  const unread = db
+    .select({ one: sql`1` })
     .from(notifications)
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), visible))
+    .limit(UNREAD_CAP)
+    .as('unread');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(unread);
   return Number(row?.n ?? 0);
+}
+
+/** Marks one of the user's notifications read and answers the path it opens (null: not theirs or none). */
+export async function openNotification(db: Db, userId: string, id: string): Promise<string | null> {
+  const [row] = await db
+    .update(notifications)
+    .set({ readAt: sql`coalesce(${notifications.readAt}, now())` })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ link: notifications.link });
+  return row?.link ?? null;
 }
 
 /** Marks the user's notifications read: the given ids (others' ids are ignored), or all of them. */

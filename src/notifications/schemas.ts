@@ -22,3 +22,14 @@ export const pushSubscriptionInput = z.object({
   ),
 });
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionInput>;
+
+/** POST /api/me/notifications/read: these of the user's notifications, or all of them when no ids are sent. */
+export const markReadInput = z
+  .object({
+    ids: z
+      .array(z.uuid({ error: 'ids must be notification ids (uuids).' }), { error: 'ids must be a list of ids.' })
+      .max(500, 'ids may name at most 500 notifications.')
+      .optional(),
+  })
+  .default({});
+export type MarkReadInput = z.infer<typeof markReadInput>;

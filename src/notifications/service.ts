@@ -176,5 +176,5 @@ export async function unsubscribePush(db: Db, userId: string): Promise<void> {
 }
 
 export { pushScriptUrl } from './assets';
-export { listNotifications, markRead, notifyUsers, unreadCount } from './inbox';
+export { listNotifications, markRead, notifyUsers, openNotification, UNREAD_CAP, unreadCount } from './inbox';
 export type { InboxNotification, NewNotification } from './inbox';

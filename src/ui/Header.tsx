@@ -1,4 +1,5 @@
 import { Icon } from './icons';
+import { NotificationBell } from './NotificationBell';
 
 /** The page header: toggles, title and subtitle, global search, notifications. */
 export function Header({
@@ -57,9 +58,7 @@ export function Header({
         <div id="global-search-results" className="search-results" role="listbox" aria-label="Search results" hidden />
       </form>
       <div className="page-header__actions">
-        <button type="button" className="icon-button" aria-label="Notifications">
-          <Icon name="bell" />
-        </button>
+        <NotificationBell />
       </div>
     </header>
   );

@@ -101,11 +101,15 @@ describe('every mounted route has a policy decision', () => {
  */
 const READER_WRITES: [RegExp, string][] = [
   [/^\/settings(\/|$)/, 'their own account settings (profile, password, sessions, tokens, two-factor …)'],
-  [/^\/api\/me\//, 'their own personal API tokens and two-factor set-up'],
+  [/^\/api\/me\//, 'their own personal API tokens, two-factor set-up and notifications (marked read)'],
   [/^\/api\/notifications\/push-subscription$/, 'push notifications on or off for their own browser'],
   [/^\/api\/ai\/(ask|ask-stream|feedback)$/, 'Ops AI questions and feedback on its answers'],
   [/^\/ai$/, 'the Ops AI page asking a question without JavaScript'],
   [/^\/api\/markdown\/render$/, 'the Markdown preview (renders, stores nothing)'],
+  [/^(\/api)?\/(knowledge-base|documents)\/:id\/watch$/, 'watching an item they may read (404 otherwise)'],
+  [/^\/notifications\/read$/, 'marking their own notifications read'],
+  [/^(\/api)?\/(knowledge-base|documents)\/:id[^/]*\/comments$/, 'comments on an item they may read (item.comment)'],
+  [/^(\/api)?\/comments\//, 'their own comments (edit, delete) and threads they may resolve, per comment'],
 ];
 
 /**

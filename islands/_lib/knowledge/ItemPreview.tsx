@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../ConfirmDialog';
 import { toast } from '../toast';
 import { ShareDialog } from './ShareDialog';
 import { VersionHistory } from './VersionHistory';
+import { PreviewComments } from '../comments/PreviewComments';
 
 const KB = SPACES.knowledge;
 
@@ -127,6 +128,7 @@ export function ItemPreview(props: ItemPreviewProps) {
       )}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the server sanitises item.html (renderMarkdown) */}
       <div className="prose kb-preview__content" dangerouslySetInnerHTML={{ __html: item.html }} />
+      <PreviewComments base={KB.api} id={item.id} href={itemHref('knowledge', item.id, item.title)} />
       {asking && (
         <ConfirmDialog
           id="kb-preview-delete"

@@ -1,5 +1,6 @@
 import type { DocumentEditorProps } from '../../../islands/DocumentEditor';
 import { Island } from '../../ui/Island';
+import { LazyComments } from '../../comments/shared/LazyComments';
 
 /** The editor page body: the DocumentEditor island (server-rendered, so the fields read before any script runs). */
 export function EditorPage(props: DocumentEditorProps) {
@@ -9,6 +10,7 @@ export function EditorPage(props: DocumentEditorProps) {
         <p className="banner banner--info">The editor needs JavaScript to save. You can still read the item below.</p>
       </noscript>
       <Island name="DocumentEditor" props={props} />
+      {props.item && <LazyComments itemPath={`${props.base.replace(/^\/api/, '')}/${props.item.id}`} />}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { Item } from '../schemas';
 import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TagList, TypeLabel, VersionAge } from './ItemBits';
 import { ReviewOverdueBadge } from './ReviewDate';
+import { CommentCount } from '../../comments/shared/CommentCount';
 
 export interface GridProps {
   items: Item[];
@@ -33,7 +34,7 @@ function ItemCard({ item, path, now, showType, canEdit }: { item: Item } & Omit<
           <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>
         </h3>
         {item.excerpt && <p className="muted kb-card__excerpt">{item.excerpt}</p>}
-        <VersionAge item={item} now={now} />
+        <VersionAge item={item} now={now} /> <CommentCount count={item.commentCount} />
         <TagList tags={item.tags} />
       </div>
     </article>

@@ -4,6 +4,7 @@ import type { Item } from '../schemas';
 import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TypeLabel } from './ItemBits';
 import { ReviewOverdueBadge } from './ReviewDate';
+import { CommentCount } from '../../comments/shared/CommentCount';
 
 /** List view: Title, Type, Category, Version, Updated, and a delete button per row. */
 export function ItemList(props: { items: Item[]; path: string; now: Date; canEdit: (item: Item) => boolean }) {
@@ -27,7 +28,8 @@ export function ItemList(props: { items: Item[]; path: string; now: Date; canEdi
           {items.map((item) => (
             <tr key={item.id}>
               <td>
-                <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a> <ReviewOverdueBadge item={item} />
+                <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>{' '}
+                <CommentCount count={item.commentCount} /> <ReviewOverdueBadge item={item} />
               </td>
               <td>
                 <TypeLabel item={item} />

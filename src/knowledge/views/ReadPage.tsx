@@ -8,6 +8,8 @@ import { SPACES, type Space } from '../shared';
 import { DELETE_DIALOG_ID, DeleteDialog } from './DeleteDialog';
 import { TypeLabel } from './ItemBits';
 import { ReviewStatus } from './ReviewDate';
+import { WatchButton } from './WatchButton';
+import { CommentsSection, type CommentsSectionProps } from '../../comments/shared/CommentsSection';
 
 /** A contents list is worth its space from this many headings on. */
 const TOC_MIN_HEADINGS = 3;
@@ -24,6 +26,10 @@ export interface ReadPageProps {
   actions: { edit: boolean; history: boolean; delete: boolean; share: boolean };
   /** The page's small script (code copy, heading links); absent when the build has none. */
   script?: string;
+  /** The reader watches the item (the Watch / Unwatch button). */
+  watching?: boolean;
+  /** The item's comment threads (issue 22), as its comments section shows them. */
+  comments: Pick<CommentsSectionProps, 'threads' | 'script'>;
 }
 
 const ownerName = (item: ReadableItem['item']) => {
@@ -203,7 +209,7 @@ function Servers({ servers }: { servers: LinkedServer[] }) {
 }
 
 /** An item's own read page: everything server-rendered, readable without JavaScript. */
-export function ReadPage({ space, read, back, timeZone, actions, script }: ReadPageProps) {
+export function ReadPage({ space, read, back, timeZone, actions, script, watching, comments }: ReadPageProps) {
   const { item } = read;
   return (
     <article className="doc">
@@ -213,6 +219,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script }: ReadP
         <Facts space={space} read={read} timeZone={timeZone} />
         <ReviewStatus space={space} item={item} timeZone={timeZone} canMark={actions.edit} />
         <Actions space={space} read={read} back={back} actions={actions} timeZone={timeZone} />
+        <WatchButton space={space} id={item.id} watching={!!watching} />
       </header>
       <div className="doc__layout">
         <div className="doc__main">
@@ -223,6 +230,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script }: ReadP
           ) : (
             <p className="muted">No content yet...</p>
           )}
+          <CommentsSection itemPath={`${SPACES[space].path}/${item.id}`} timeZone={timeZone} {...comments} />
         </div>
         <aside className="doc__aside">
           <Servers servers={read.servers} />
