@@ -3,6 +3,7 @@ import { healthChecksJob } from './health-checks';
 import { healthReportJob } from './health-report';
 import { mailDeliveryJob } from './mail-delivery';
 import { notificationMailJob } from './notification-mail';
+import { reviewDigestJob } from './review-digest';
 import { tokenExpiryJob } from './token-expiry';
 
 /** Every job, in the order /admin/jobs lists them. */
@@ -12,4 +13,5 @@ export const allJobs: JobDefinition[] = [
   notificationMailJob,
   tokenExpiryJob,
   healthReportJob,
+  reviewDigestJob,
 ];

@@ -80,6 +80,7 @@ const schema = z
     HEALTH_REPORT_CRON: cronExpression.default('0 7 * * *'),
     TOKEN_EXPIRY_CRON: cronExpression.default('17 * * * *'),
     MAIL_CRON: cronExpression.default('* * * * *'),
+    REVIEW_DIGEST_CRON: cronExpression.default('0 7 * * 1'),
     VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key'),
     VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key'),
     VAPID_SUBJECT: z.preprocess(
@@ -167,6 +168,7 @@ function toConfig(env: z.infer<typeof schema>) {
       healthReport: env.HEALTH_REPORT_CRON,
       tokenExpiry: env.TOKEN_EXPIRY_CRON,
       mail: env.MAIL_CRON,
+      reviewDigest: env.REVIEW_DIGEST_CRON,
     },
     unverifiedAccountDays: env.UNVERIFIED_ACCOUNT_DAYS,
     logLevel: env.LOG_LEVEL,

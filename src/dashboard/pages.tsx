@@ -5,6 +5,7 @@ import { allowPage, can, requirePageUser } from '../auth/policy';
 import { checkAll } from '../servers/commands';
 import { fragment, isHtmx, isHtmxFor } from '../http/htmx';
 import { triggerToast } from '../http/toast';
+import { dueForReview } from './due-for-review';
 import { dashboardStats, dashboardView, environmentFilters, overviewServers, type EnvironmentFilter } from './service';
 import { DashboardPage, healthSummaryText } from './views/DashboardPage';
 import { InfraOverview } from './views/InfraOverview';
@@ -42,7 +43,10 @@ export function dashboardPages() {
     const { db } = c.var.deps;
     const environment = envOf(c.req.query('environment'));
     if (isHtmxFor(c, 'infra-overview')) return fragment(c, await infraOverview(c, environment));
-    const { stats, articles, infra } = await dashboardView(db, c.var.user, c.var.user!.timezone, environment);
+    const [{ stats, articles, infra }, due] = await Promise.all([
+      dashboardView(db, c.var.user, c.var.user!.timezone, environment),
+      dueForReview(db, c.var.user),
+    ]);
     const health = healthQuery.safeParse(c.req.query());
     return c.render(
       <DashboardPage
@@ -52,6 +56,7 @@ export function dashboardPages() {
         now={new Date()}
         health={health.success ? health.data : undefined}
         canWrite={can(c.var.user, 'content.write')}
+        review={{ items: due, timeZone: c.var.user!.timezone }}
       />,
       { title: 'Dashboard', subtitle: 'Overview of your infrastructure and knowledge base' },
     );

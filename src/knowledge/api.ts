@@ -25,6 +25,7 @@ const listFilters = z.object({
   q: z.string().max(200).optional(),
   type: z.enum(kbTypes).optional(),
   category: z.string().max(100).optional(),
+  review: z.enum(['overdue'], { error: 'review must be "overdue".' }).optional(),
   limit: z.coerce.number().int().min(1).max(5000).optional(),
 });
 const recentQuery = z.object({

@@ -53,6 +53,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
 function readPageKey({ read, ...rest }: ReadPageProps): string {
   const { id, version, updatedAt, title, category, tags, templateType, isTemplate, author } = read.item;
   const { owner, ownerId, visibility } = read.item;
+  const { reviewIntervalDays, reviewedAt, reviewDueAt, needsReview } = read.item;
   const item = {
     id,
     version,
@@ -66,6 +67,7 @@ function readPageKey({ read, ...rest }: ReadPageProps): string {
     owner,
     ownerId,
     visibility,
+    review: [reviewIntervalDays, reviewedAt, reviewDueAt, needsReview],
   };
   return JSON.stringify({ ...rest, item, servers: read.servers });
 }

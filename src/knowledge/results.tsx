@@ -20,7 +20,7 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
   const { path, hasKinds } = SPACES[space];
   const now = new Date();
   // readState keeps type and view only for a space with kinds.
-  const filters = { q: state.q, type: state.type, category: state.category, viewer: c.var.user };
+  const filters = { q: state.q, type: state.type, category: state.category, review: state.review, viewer: c.var.user };
   const canWrite = can(c.var.user, 'content.write');
   // A list does not look up the reader's shares: an item shared with them for writing shows no delete here.
   const canEdit = (item: Item) => can(c.var.user, 'item.write', { ...item, share: null });
@@ -87,6 +87,7 @@ export function readState(query: Record<string, string>, space: Space): ListStat
     type: hasKinds ? parsed.type : undefined,
     category: parsed.category || undefined,
     view: hasKinds ? parsed.view : undefined,
+    review: parsed.review,
     limit: Number.isInteger(limit) && limit > 0 ? Math.min(limit, 1000) : undefined,
   };
 }

@@ -4,6 +4,7 @@ import { knowledgeApi } from './api';
 import { editorPages } from './editor-pages';
 import { knowledgePages } from './pages';
 import { readPages } from './read-pages';
+import { reviewDateRoutes } from './review-date-routes';
 import { shareApi } from './share-api';
 import { sharePages } from './share-page';
 import { watchRoutes } from './watch-routes';
@@ -13,6 +14,7 @@ export function knowledgeRoutes() {
   const app = new Hono<AppEnv>();
   app.route('/', knowledgeApi());
   app.route('/', shareApi());
+  app.route('/', reviewDateRoutes());
   app.route('/', sharePages());
   app.route('/', knowledgePages());
   app.route('/', editorPages());

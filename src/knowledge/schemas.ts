@@ -9,6 +9,7 @@ import {
   HOWTO_STEP_FIELDS,
   HOWTO_TEXT_FIELDS,
   kbTypes,
+  REVIEW_INTERVAL_MAX,
   templateTypes,
 } from './shared';
 
@@ -121,6 +122,14 @@ export const documentInput = z.object({
     .trim()
     .max(CHANGE_NOTE_MAX, `Change note must be at most ${CHANGE_NOTE_MAX} characters.`)
     .optional(),
+  /** Days between reviews (issue 22): null clears the review date; left out on create, the type's default applies. */
+  reviewIntervalDays: z
+    .number({ error: 'reviewIntervalDays must be a whole number of days or null.' })
+    .int('reviewIntervalDays must be a whole number of days or null.')
+    .min(1, `reviewIntervalDays must be between 1 and ${REVIEW_INTERVAL_MAX}.`)
+    .max(REVIEW_INTERVAL_MAX, `reviewIntervalDays must be between 1 and ${REVIEW_INTERVAL_MAX}.`)
+    .nullable()
+    .optional(),
   /** The version the edit was based on; a stale one answers 409. */
   version: z.number({ error: 'version must be a number.' }).int().positive().optional(),
 });
@@ -135,5 +144,6 @@ export const listQuery = z.object({
   type: z.enum(kbTypes).optional().catch(undefined),
   category: z.string().trim().max(100).optional().catch(undefined),
   view: z.enum(views).optional().catch(undefined),
+  review: z.enum(['overdue']).optional().catch(undefined),
 });
 export type ListQuery = z.infer<typeof listQuery>;

@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/service';
 import { conflict } from '../http/errors';
 import { readableBy, readableRestricted, readsEverything } from './access';
 import { getItem, lockRow, writeVersion } from './items';
+import { reviewColumnsOnCreate, reviewColumnsOnUpdate, reviewOverdue } from './review-dates';
 import { describeChanges } from './versions';
 import { itemSaved, watchItem } from './watchers';
 import { authorColumns, itemColumns, toItem } from './rows';
@@ -16,6 +17,7 @@ import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from 
 export { getItem, isUuid } from './items';
 export { readItem } from './reading';
 export { listVersions, restoreVersion } from './versions';
+export { markReviewed, mayMarkReviewed } from './review-dates';
 export {
   isWatching,
   itemLink,
@@ -31,6 +33,8 @@ export interface ListFilters {
   q?: string;
   type?: KbType;
   category?: string;
+  /** 'overdue': only items whose review date has passed. */
+  review?: 'overdue';
   limit?: number;
   /** Leave out content and formModel (list screens do not show them). */
   summary?: boolean;
@@ -55,7 +59,14 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
   const id = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(documents)
-      .values({ ...fieldsOf(input), space, authorId: actorId, ownerId: actorId, version: 1 })
+      .values({
+        ...fieldsOf(input),
+        ...(await reviewColumnsOnCreate(tx, space, input)),
+        space,
+        authorId: actorId,
+        ownerId: actorId,
+        version: 1,
+      })
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, 'Created');
     if (actorId) await watchItem(tx, row.id, actorId);
@@ -84,7 +95,7 @@ export async function updateItem(
     }
     const [row] = await tx
       .update(documents)
-      .set({ ...fieldsOf(input), version: current.version + 1, updatedAt: new Date() })
+      .set({ ...fieldsOf(input), ...reviewColumnsOnUpdate(input), version: current.version + 1, updatedAt: new Date() })
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
@@ -164,12 +175,13 @@ function filterWhere(space: Space, filters: ListFilters): SQL | undefined {
     typeCondition(filters.type),
     categoryCondition(filters.category),
     searchCondition(filters.q),
+    filters.review === 'overdue' ? reviewOverdue() : undefined,
     'viewer' in filters ? readableBy(filters.viewer) : undefined,
   );
 }
 
 /** Filters the document_counts counters can answer: none but a category. */
-const countedByCategory = (filters: ListFilters) => !filters.q?.trim() && !filters.type;
+const countedByCategory = (filters: ListFilters) => !filters.q?.trim() && !filters.type && !filters.review;
 
 /** Live items of one category ('' = Uncategorized). */
 export type CategoryCount = { name: string; count: number };

@@ -25,6 +25,7 @@ const LOGGED_FIELDS = [
   ['isTemplate', 'template setting'],
   ['isPublished', 'published setting'],
   ['attachedImages', 'images'],
+  ['reviewIntervalDays', 'review interval'],
 ] as const satisfies readonly (readonly [keyof ItemRow, string])[];
 
 /** "a", "a and b", "a, b and c". */

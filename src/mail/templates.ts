@@ -263,3 +263,31 @@ export function securityAlertMail(p: {
     note: `You receive this because Security alerts are on in your settings: ${p.settingsUrl}`,
   });
 }
+
+/** A line of the weekly review digest: an item whose review date has passed, with its own link. */
+export interface ReviewDueLine {
+  title: string;
+  /** When it was due, already written in the reader's timezone. */
+  due: string;
+  url: string;
+}
+
+/** The weekly review digest (issue 22): the owner's items whose review date has passed, one link each. */
+export function reviewDigestMail(p: {
+  firstName?: string | null;
+  items: ReviewDueLine[];
+  listUrl: string;
+  settingsUrl: string;
+}): MailContent {
+  const n = p.items.length;
+  return compose({
+    subject: `${PRODUCT_NAME}: ${n} item${n === 1 ? '' : 's'} due for review`,
+    greeting: hello(p.firstName),
+    paragraphs: [
+      `${n === 1 ? 'This item you own is' : `These ${n} items you own are`} past ${n === 1 ? 'its' : 'their'} review date. Open each, check it is still right, and choose "Mark as reviewed".`,
+    ],
+    items: p.items.map((i) => ({ text: `${i.title} (due ${i.due})`, url: i.url })),
+    action: { label: 'See every overdue item', url: p.listUrl },
+    note: `You receive this weekly because Email notifications are on in your settings: ${p.settingsUrl}`,
+  });
+}

@@ -44,7 +44,13 @@ describe('scheduler', () => {
   it('takes schedules from configuration', () => {
     const config = jobsConfig({ HEALTH_CHECK_CRON: '*/2 * * * *', HEALTH_REPORT_CRON: 'off' });
     const scheduler = testScheduler(database, { config });
-    expect(scheduler.start().sort()).toEqual(['health-checks', 'mail-delivery', 'notification-mail', 'token-expiry']);
+    expect(scheduler.start().sort()).toEqual([
+      'health-checks',
+      'mail-delivery',
+      'notification-mail',
+      'review-digest',
+      'token-expiry',
+    ]);
     return scheduler.stop();
   });
 

@@ -1,6 +1,7 @@
 import { Banner } from '../../ui/components';
 import type { DashboardStats, RecentArticle } from '../service';
 import { InfraOverview, type InfraOverviewProps } from './InfraOverview';
+import { DueForReview, type DueForReviewProps } from './DueForReview';
 import { QuickActions } from './QuickActions';
 import { RecentKnowledge } from './RecentKnowledge';
 import { StatCards } from './StatCards';
@@ -25,6 +26,8 @@ export function DashboardPage(props: {
   health?: HealthSummary;
   /** May the reader write (can content.write)? Decides the quick actions. */
   canWrite: boolean;
+  /** The Due for review panel's items (issue 22). */
+  review?: DueForReviewProps;
 }) {
   return (
     <div className="stack dash">
@@ -34,6 +37,7 @@ export function DashboardPage(props: {
         <RecentKnowledge articles={props.articles} now={props.now} />
         <QuickActions canWrite={props.canWrite} />
       </div>
+      {props.review && <DueForReview {...props.review} />}
       <InfraOverview {...props.infra} />
     </div>
   );

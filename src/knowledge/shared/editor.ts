@@ -2,6 +2,7 @@ import { contentOf } from './form-markdown';
 import { emptyForm, parseFormModel, type FormModel } from './form-model';
 import { EDITOR_ITEM_FIELDS, OPTIONAL_TEXT_FIELDS, pick, type Item } from './item-fields';
 import { formKindOf, ITEM_TYPES, type KbType, type TemplateType } from './item-types';
+import { reviewIntervalPayload } from './review-interval';
 import { skeletonFor } from './skeletons';
 
 /** What the editor edits: a plain document, or one of the four kinds of knowledge item. */
@@ -33,7 +34,10 @@ type OptionalText = (typeof OPTIONAL_TEXT_FIELDS)[number];
 const KEPT_FIELDS = ['tags', 'isPublished', 'isTemplate', 'templateType', 'attachedImages'] as const;
 
 /** Everything the user edits: the editable fields, optional text as '' and the form model read. */
-export type Fields = { title: string; content: string; form: FormModel | null } & Record<OptionalText, string> &
+export type Fields = { title: string; content: string; form: FormModel | null; reviewInterval?: string } & Record<
+  OptionalText,
+  string
+> &
   Pick<Item, (typeof KEPT_FIELDS)[number]>;
 
 const textsOf = (read: (k: OptionalText) => string) =>
@@ -46,6 +50,7 @@ export function initialFields(item: EditorItem | null, kind: EditorKind): Fields
       ...pick(item, ['title', 'content', ...KEPT_FIELDS]),
       ...textsOf((k) => item[k] ?? ''),
       form: parseFormModel(item.formModel),
+      reviewInterval: item.reviewIntervalDays ? String(item.reviewIntervalDays) : '',
     };
   }
   const type = kind === 'document' ? null : ITEM_TYPES[kind];
@@ -91,6 +96,7 @@ export function payloadOf(f: Fields, version: number | null) {
     ...(Object.fromEntries(OPTIONAL_TEXT_FIELDS.map((k) => [k, orNull(f[k])])) as Record<OptionalText, string | null>),
     title: f.title.trim(),
     formModel: f.form,
+    ...reviewIntervalPayload(f.reviewInterval, !version),
     ...(version ? { version } : {}),
   };
 }

@@ -11,6 +11,7 @@ export * from './item-fields';
 export * from './item-types';
 export * from './options';
 export * from './preview';
+export * from './review-interval';
 export * from './proposal';
 export * from './shares';
 export * from './skeletons';

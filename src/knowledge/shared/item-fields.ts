@@ -42,7 +42,7 @@ export const ITEM_FIELDS = [
 ] as const;
 
 /** What the editor island receives of an item. */
-export const EDITOR_ITEM_FIELDS = ['id', ...EDITABLE_FIELDS, 'version', 'updatedAt'] as const;
+export const EDITOR_ITEM_FIELDS = ['id', ...EDITABLE_FIELDS, 'version', 'updatedAt', 'reviewIntervalDays'] as const;
 
 /** What the category view's preview shows of an item (besides its rendered HTML and linked servers). */
 export const PREVIEW_FIELDS = [

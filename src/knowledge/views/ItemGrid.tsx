@@ -2,6 +2,7 @@ import { Badge, Skeleton } from '../../ui/components';
 import type { Item } from '../schemas';
 import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TagList, TypeLabel, VersionAge } from './ItemBits';
+import { ReviewOverdueBadge } from './ReviewDate';
 import { CommentCount } from '../../comments/shared/CommentCount';
 
 export interface GridProps {
@@ -25,6 +26,7 @@ function ItemCard({ item, path, now, showType, canEdit }: { item: Item } & Omit<
             {showType && <TypeLabel item={item} />}
             {item.isTemplate && <Badge colour="purple">Template</Badge>}
             {item.category && <Badge colour="blue">{item.category}</Badge>}
+            <ReviewOverdueBadge item={item} />
           </div>
           {canEdit(item) && <DeleteButton href={`${path}/${item.id}/delete`} title={item.title} />}
         </div>

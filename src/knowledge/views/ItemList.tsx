@@ -3,6 +3,7 @@ import { relativeTime } from '../../ui/shared';
 import type { Item } from '../schemas';
 import { listItemHref, spaceOfPath } from '../shared';
 import { DeleteButton, TypeLabel } from './ItemBits';
+import { ReviewOverdueBadge } from './ReviewDate';
 import { CommentCount } from '../../comments/shared/CommentCount';
 
 /** List view: Title, Type, Category, Version, Updated, and a delete button per row. */
@@ -28,7 +29,7 @@ export function ItemList(props: { items: Item[]; path: string; now: Date; canEdi
             <tr key={item.id}>
               <td>
                 <a href={listItemHref(spaceOfPath(path), item)}>{item.title}</a>{' '}
-                <CommentCount count={item.commentCount} />
+                <CommentCount count={item.commentCount} /> <ReviewOverdueBadge item={item} />
               </td>
               <td>
                 <TypeLabel item={item} />

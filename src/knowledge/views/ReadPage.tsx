@@ -7,6 +7,7 @@ import type { LinkedServer, ReadableItem } from '../reading';
 import { SPACES, type Space } from '../shared';
 import { DELETE_DIALOG_ID, DeleteDialog } from './DeleteDialog';
 import { TypeLabel } from './ItemBits';
+import { ReviewStatus } from './ReviewDate';
 import { WatchButton } from './WatchButton';
 import { CommentsSection, type CommentsSectionProps } from '../../comments/shared/CommentsSection';
 
@@ -216,6 +217,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script, watchin
         <Breadcrumb space={space} back={back} category={item.category} />
         <h1 className="doc__title">{item.title}</h1>
         <Facts space={space} read={read} timeZone={timeZone} />
+        <ReviewStatus space={space} item={item} timeZone={timeZone} canMark={actions.edit} />
         <Actions space={space} read={read} back={back} actions={actions} timeZone={timeZone} />
         <WatchButton space={space} id={item.id} watching={!!watching} />
       </header>

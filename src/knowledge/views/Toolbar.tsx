@@ -1,6 +1,7 @@
 import { Icon } from '../../ui/icons';
 import { views, type ViewMode } from '../schemas';
 import { ITEM_TYPES, kbTypes } from '../shared';
+import { ReviewFilter } from './ReviewFilter';
 import type { ListState } from './urls';
 
 const viewLabels: Record<ViewMode, { label: string; icon: string }> = {
@@ -78,6 +79,7 @@ export function Toolbar({ path, state, categories, withTypeAndViews, searchLabel
           <option value={state.category}>{state.category}</option>
         )}
       </select>
+      <ReviewFilter state={state} />
       {withTypeAndViews && (
         <fieldset className="tabs kb-views">
           <legend className="visually-hidden">View</legend>

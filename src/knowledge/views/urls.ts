@@ -6,6 +6,8 @@ export interface ListState {
   type?: KbType;
   category?: string;
   view?: ViewMode;
+  /** Only items whose review date has passed. */
+  review?: 'overdue';
   limit?: number;
 }
 
@@ -21,6 +23,7 @@ export function listUrl(
     type: state.type,
     category: state.category,
     view: state.view,
+    review: state.review,
     limit: state.limit,
     ...extra,
   })) {
@@ -31,7 +34,7 @@ export function listUrl(
 }
 
 /** True when a search or filter narrows the list (the empty state says so). */
-export const isFiltering = (s: ListState) => !!(s.q || s.type || s.category);
+export const isFiltering = (s: ListState) => !!(s.q || s.type || s.category || s.review);
 
 /**
  * The path and query of `candidate` when it names the list at `path` (a relative URL, or an absolute http(s) one

@@ -7,6 +7,7 @@ import {
   type Fields,
   type TemplateType,
 } from '../../../../src/knowledge/shared';
+import { ReviewIntervalField } from './ReviewIntervalField';
 import { TagsInput } from './TagsInput';
 
 interface Props {
@@ -104,6 +105,10 @@ export function SettingsPanel({ fields, types, set, onTemplateType }: Props) {
             </select>
           </div>
         )}
+        <ReviewIntervalField
+          value={fields.reviewInterval ?? ''}
+          onChange={(reviewInterval) => set({ reviewInterval })}
+        />
         <div className="field">
           <span className="field__label">Attached Images</span>
           {fields.attachedImages.length ? (

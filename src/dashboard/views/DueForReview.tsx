@@ -1,0 +1,45 @@
+import { Badge, Card } from '../../ui/components';
+import { formatDate } from '../../ui/shared';
+import { itemHref } from '../../knowledge/shared';
+import type { DueItem } from '../due-for-review';
+
+export interface DueForReviewProps {
+  items: DueItem[];
+  timeZone: string;
+}
+
+/**
+ * The "Due for review" panel (issue 22): items overdue or due soon that the reader may read, their own first, with a
+ * link to the overdue list. Not shown when nothing is due.
+ */
+export function DueForReview({ items, timeZone }: DueForReviewProps) {
+  if (!items.length) return null;
+  return (
+    <Card
+      title="Due for review"
+      actions={
+        <a className="btn btn--sm" href="/knowledge-base?review=overdue">
+          View overdue
+        </a>
+      }
+    >
+      <ul className="dash-recent" aria-label="Due for review">
+        {items.map((item) => (
+          <li key={item.id}>
+            <a className="dash-recent__row" href={itemHref(item.space, item.id, item.title)}>
+              <span className="dash-recent__text">
+                <span className="dash-recent__title">{item.title}</span>
+                {item.mine && <span className="muted small">Yours</span>}
+              </span>
+              {item.needsReview ? (
+                <Badge colour="red">Review overdue</Badge>
+              ) : (
+                <Badge colour="yellow">{`Review due ${formatDate(item.reviewDueAt, timeZone)}`}</Badge>
+              )}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}

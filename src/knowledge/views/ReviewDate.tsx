@@ -1,0 +1,67 @@
+import { useContext } from 'react';
+import { Badge } from '../../ui/components';
+import { RequestContext } from '../../ui/request-context';
+import { formatDate } from '../../ui/shared';
+import type { Item } from '../schemas';
+import { SPACES, type Space } from '../shared';
+
+/** Review dates on the screens (issue 22): the overdue badge of cards and rows, the read page's review line. */
+
+type Dated = Pick<Item, 'reviewDueAt' | 'needsReview'>;
+
+/** The id the read page's review line has (the Mark as reviewed form swaps it). */
+export const REVIEW_STATUS_ID = 'review-status';
+
+/** "Review overdue" on a card or list row (nothing when the item is not overdue). */
+export function ReviewOverdueBadge({ item }: { item: Dated }) {
+  return item.needsReview ? <Badge colour="red">Review overdue</Badge> : null;
+}
+
+/** "Review overdue", or "Review due {date}" in the reader's timezone; nothing for an item without a review date. */
+export function ReviewDueBadge({ item, timeZone }: { item: Dated; timeZone: string }) {
+  if (!item.reviewDueAt) return null;
+  if (item.needsReview) return <Badge colour="red">Review overdue</Badge>;
+  return <Badge colour="neutral">{`Review due ${formatDate(item.reviewDueAt, timeZone)}`}</Badge>;
+}
+
+export interface ReviewStatusProps {
+  space: Space;
+  item: Pick<Item, 'id' | 'ownerId' | 'reviewIntervalDays' | 'reviewedAt' | 'reviewDueAt' | 'needsReview'>;
+  timeZone: string;
+  /** May the reader mark it reviewed (they may edit it)? Its owner may too, found from the request in a page. */
+  canMark: boolean;
+}
+
+/** The reader may mark it reviewed: an editor of the item, or its owner. */
+function useMayMark({ item, canMark }: Pick<ReviewStatusProps, 'item' | 'canMark'>): boolean {
+  const c = useContext(RequestContext);
+  const userId = c?.var.user?.id;
+  return canMark || (!!userId && userId === item.ownerId);
+}
+
+/**
+ * The read page's review line: the due badge, when it was last reviewed, and "Mark as reviewed" for those allowed
+ * (a form: htmx swaps this line, without JavaScript the page reloads). Nothing for an item without a review date.
+ */
+export function ReviewStatus(props: ReviewStatusProps) {
+  const { space, item, timeZone } = props;
+  const mayMark = useMayMark(props);
+  if (!item.reviewIntervalDays || !item.reviewDueAt) return null;
+  const action = `${SPACES[space].path}/${item.id}/mark-reviewed`;
+  return (
+    <div id={REVIEW_STATUS_ID} className="row doc__review small">
+      <ReviewDueBadge item={item} timeZone={timeZone} />{' '}
+      <span className="muted">
+        {`Review every ${item.reviewIntervalDays} days`}
+        {item.reviewedAt ? ` · last reviewed ${formatDate(item.reviewedAt, timeZone)}` : ''}
+      </span>{' '}
+      {mayMark && (
+        <form method="post" action={action} hx-post={action} hx-target={`#${REVIEW_STATUS_ID}`} hx-swap="outerHTML">
+          <button type="submit" className="btn btn--secondary btn--sm">
+            Mark as reviewed
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
