@@ -33,6 +33,7 @@ import { teamRoutes } from './team/routes';
 import { settingsPages } from './settings/pages';
 import { apiTokenRoutes } from './settings/token-pages';
 import { notificationRoutes } from './notifications/api';
+import { reviewRoutes } from './reviews/routes';
 import { isImageUpload } from './objects/api';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', settingsPages());
   app.route('/', apiTokenRoutes());
   app.route('/', notificationRoutes());
+  app.route('/', reviewRoutes());
   app.route('/', serverRoutes());
   app.route('/', aiRoutes());
 

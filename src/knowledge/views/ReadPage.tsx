@@ -1,4 +1,5 @@
 import type { TocEntry } from '../../markdown/document';
+import type { ReviewPanelData } from '../../reviews/schemas';
 import { Badge } from '../../ui/components';
 import { Island } from '../../ui/Island';
 import { displayName } from '../../ui/Sidebar';
@@ -7,6 +8,7 @@ import type { LinkedServer, ReadableItem } from '../reading';
 import { SPACES, type Space } from '../shared';
 import { DELETE_DIALOG_ID, DeleteDialog } from './DeleteDialog';
 import { TypeLabel } from './ItemBits';
+import { ReviewPanel } from './ReviewPanel';
 
 /** A contents list is worth its space from this many headings on. */
 const TOC_MIN_HEADINGS = 3;
@@ -23,6 +25,8 @@ export interface ReadPageProps {
   actions: { edit: boolean; history: boolean; delete: boolean; share: boolean };
   /** The page's small script (code copy, heading links); absent when the build has none. */
   script?: string;
+  /** The review workflow's state and forms (issue 22). */
+  review?: ReviewPanelData;
 }
 
 const ownerName = (item: ReadableItem['item']) => {
@@ -202,7 +206,7 @@ function Servers({ servers }: { servers: LinkedServer[] }) {
 }
 
 /** An item's own read page: everything server-rendered, readable without JavaScript. */
-export function ReadPage({ space, read, back, timeZone, actions, script }: ReadPageProps) {
+export function ReadPage({ space, read, back, timeZone, actions, script, review }: ReadPageProps) {
   const { item } = read;
   return (
     <article className="doc">
@@ -211,6 +215,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script }: ReadP
         <h1 className="doc__title">{item.title}</h1>
         <Facts space={space} read={read} timeZone={timeZone} />
         <Actions space={space} read={read} back={back} actions={actions} timeZone={timeZone} />
+        {review && <ReviewPanel review={review} editable={actions.edit} />}
       </header>
       <div className="doc__layout">
         <div className="doc__main">

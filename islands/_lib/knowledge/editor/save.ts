@@ -19,4 +19,5 @@ export async function saveItem(base: ApiBase, id: string | null, payload: object
 }
 
 /** The item as it is now on the server (for the side-by-side view after a conflict). */
-export const fetchItem = async (base: ApiBase, id: string) => editorItemOf(await api<Item>('GET', `${base}/${id}`));
+export const fetchItem = async (base: ApiBase, id: string) =>
+  editorItemOf(await api<Item>('GET', `${base}/${id}?revision=draft`));
