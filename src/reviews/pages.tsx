@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { allowPage, requirePageUser, requireUser } from '../auth/policy';
 import { badRequest } from '../http/errors';
-import { fragment } from '../http/htmx';
+import { fragment, isHtmx } from '../http/htmx';
 import { SPACES, itemHref, type Space } from '../knowledge/shared';
 import { getItem } from '../knowledge/service';
 import { decideReview, requestReview } from './commands';
@@ -20,10 +20,13 @@ import { ReviewRulesPage } from './views/ReviewRulesPage';
 
 const ID = ':id{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}}';
 
-/** Back to the item's page after a form (its current address). */
+/** Back to the item's page after a form (its current address): a whole new page, with htmx or without. */
 async function toItem(c: Context<AppEnv>, space: Space, id: string) {
   const item = await getItem(c.var.deps.db, space, id);
-  return c.redirect(item ? itemHref(space, id, item.title) : SPACES[space].path, 303);
+  const href = item ? itemHref(space, id, item.title) : SPACES[space].path;
+  if (!isHtmx(c)) return c.redirect(href, 303);
+  c.header('HX-Redirect', href);
+  return c.body(null, 200);
 }
 
 /** The first problem of a form in words (400, shown on the error page or as a toast). */

@@ -4,7 +4,7 @@ import { Badge } from '../../ui/components';
 /**
  * The review workflow on an item's read page and editor (issue 22): the state badge, the note that a newer draft
  * waits (for those who may edit it), the reviewers asked and their decisions, "Send for review" for the author and
- * Approve / Request changes for a requested reviewer. Plain forms (htmx boosts them); each answer reloads the page.
+ * Approve / Request changes for a requested reviewer. Plain forms posted by htmx (a refusal is a toast) or by the browser; each success opens the item's page again.
  */
 
 const STATE = {
@@ -61,7 +61,12 @@ function SendForm({ review }: { review: ReviewPanelData }) {
   if (!candidates.length) return <p className="small muted">No other editor or admin may review this item.</p>;
   const again = review.state === 'in_review';
   return (
-    <form method="post" action={`${review.path}/review-requests`} hx-boost="true" className="stack review-send">
+    <form
+      method="post"
+      action={`${review.path}/review-requests`}
+      hx-post={`${review.path}/review-requests`}
+      className="stack review-send"
+    >
       <fieldset className="field">
         <legend className="field__label">{again ? 'Ask more reviewers' : 'Send for review'}</legend>
         {candidates.map((p) => (
@@ -82,7 +87,12 @@ function SendForm({ review }: { review: ReviewPanelData }) {
 function DecideForm({ review }: { review: ReviewPanelData }) {
   const id = `review-comment-${review.version}`;
   return (
-    <form method="post" action={`${review.path}/reviews`} hx-boost="true" className="stack review-decide">
+    <form
+      method="post"
+      action={`${review.path}/reviews`}
+      hx-post={`${review.path}/reviews`}
+      className="stack review-decide"
+    >
       <div className="field">
         <label className="field__label" htmlFor={id}>
           {`Your review of v${review.version}`}

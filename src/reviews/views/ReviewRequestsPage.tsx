@@ -47,8 +47,9 @@ export function ReviewRequestsPage({ requests, timeZone }: { requests: OpenReque
 export function OpenCountBadge({ count }: { count: number }) {
   if (!count) return <span className="review-count" />;
   return (
-    <span className="badge badge--red review-count" aria-label={`${count} open`}>
+    <span className="badge badge--red review-count">
       {count}
+      <span className="visually-hidden"> open</span>
     </span>
   );
 }
