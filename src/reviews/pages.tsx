@@ -18,8 +18,6 @@ import { ReviewRulesPage } from './views/ReviewRulesPage';
  * answers with the item's page, htmx-boosted or not), "Review requests" with the sidebar's count, and /admin/review.
  */
 
-const ID = ':id{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}}';
-
 /** Back to the item's page after a form (its current address): a whole new page, with htmx or without. */
 async function toItem(c: Context<AppEnv>, space: Space, id: string) {
   const item = await getItem(c.var.deps.db, space, id);
@@ -37,14 +35,14 @@ function parsed<T>(result: { success: true; data: T } | { success: false; error:
 
 function itemForms(app: Hono<AppEnv>, space: Space) {
   const { path } = SPACES[space];
-  app.post(`${path}/${ID}/review-requests`, requirePageUser(), async (c) => {
+  app.post(`${path}/:id/review-requests`, requirePageUser(), async (c) => {
     const body = await c.req.parseBody({ all: true });
     const ids = body.reviewerIds;
     const input = parsed(reviewRequestInput.safeParse({ reviewerIds: ids === undefined ? [] : [ids].flat() }));
     await requestReview(c.var.deps.db, c.var.user!, space, c.req.param('id'), input.reviewerIds);
     return toItem(c, space, c.req.param('id'));
   });
-  app.post(`${path}/${ID}/reviews`, requirePageUser(), async (c) => {
+  app.post(`${path}/:id/reviews`, requirePageUser(), async (c) => {
     const body = await c.req.parseBody();
     const input = parsed(reviewDecisionInput.safeParse({ decision: body.decision, comment: body.comment || null }));
     await decideReview(c.var.deps.db, c.var.user!, space, c.req.param('id'), input);
