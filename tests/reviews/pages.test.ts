@@ -48,6 +48,8 @@ describe('review forms on the read page', () => {
     expect(before.html).toContain(`value="${ada.id}"`);
     expect(before.html).not.toContain(`value="${author.id}"`);
     expect((await page(viewer, path)).html).not.toContain('review-requests"');
+    const editor = await page(author, `${path}/edit`);
+    expect(editor.html).toContain(`action="${path}/review-requests"`);
 
     const sent = await postForm(author, `${path}/review-requests`, [['reviewerIds', ada.id]]);
     expect(sent.status).toBe(303);
@@ -62,6 +64,7 @@ describe('review forms on the read page', () => {
 
     const asReviewer = await page(ada, path);
     expect(asReviewer.html).toContain('Approve');
+    expect((await page(ada, `${path}/edit`)).html).toContain(`action="${path}/reviews"`);
     expect(asReviewer.html).toContain('Request changes');
 
     const refused = await postForm(ada, `${path}/reviews`, [['decision', 'changes']]);

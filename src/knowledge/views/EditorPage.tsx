@@ -1,14 +1,17 @@
 import type { DocumentEditorProps } from '../../../islands/DocumentEditor';
+import type { ReviewPanelData } from '../../reviews/schemas';
 import { Island } from '../../ui/Island';
+import { ReviewPanel } from './ReviewPanel';
 
 /** The editor page body: the DocumentEditor island (server-rendered, so the fields read before any script runs). */
-export function EditorPage(props: DocumentEditorProps) {
+export function EditorPage({ review, ...props }: DocumentEditorProps & { review?: ReviewPanelData }) {
   return (
     <div className="editor-page">
       <noscript>
         <p className="banner banner--info">The editor needs JavaScript to save. You can still read the item below.</p>
       </noscript>
       <Island name="DocumentEditor" props={props} />
+      {review && <ReviewPanel review={review} editable />}
     </div>
   );
 }
