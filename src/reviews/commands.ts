@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { documentVersions, reviewRequests, users } from '../db/schema';
 import type { ReviewDecision } from '../db/schema/values';
 import { badRequest, conflict, forbidden } from '../http/errors';
+import { enforce } from '../http/rate-limit';
 import type { Item, Space } from '../knowledge/schemas';
 import {
   getItem,
@@ -31,6 +32,9 @@ export { openRequestCount } from './queries';
  */
 
 type Signed = NonNullable<Actor>;
+
+/** Review requests one person may send in an hour. */
+export const REQUESTS_PER_HOUR = { limit: 30, windowSeconds: 3600 } as const;
 type Row = Awaited<ReturnType<typeof lockItem>>;
 
 async function nameOf(db: Db, id: string): Promise<string> {
@@ -68,6 +72,12 @@ export async function requestReview(
   reviewerIds: string[],
 ): Promise<Item> {
   await itemFor(db, actor, space, id, 'item.write');
+  // Each request reaches reviewers' mailboxes (the notification e-mail job): bounded per sender.
+  await enforce(
+    db,
+    [{ key: `review-request:${actor.id}`, ...REQUESTS_PER_HOUR }],
+    'Too many review requests. Try again later.',
+  );
   await db.transaction(async (tx) => {
     const row = await lockItem(tx, space, id);
     if (row.state === 'published' && row.publishedVersion === row.version) {

@@ -147,6 +147,15 @@ describe('send for review', () => {
     expect((await send(missing, [ada.id])).status).toBe(404);
   });
 
+  it('limits review requests per sender (each one reaches mailboxes): 429 with Retry-After', async () => {
+    const busy = await createSignedInUser(t.db, { firstName: 'Busy' });
+    const item = await workInstruction('Often sent', 'x', busy);
+    for (let i = 0; i < 30; i++) expect((await send(item, [ada.id], busy)).status).toBe(200);
+    const refused = await send(item, [ada.id], busy);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+  });
+
   it('keeps a restricted item invisible: 404 for who cannot read it, and it cannot be sent to them', async () => {
     const item = await workInstruction('Secret runbook');
     await t.db.update(documents).set({ visibility: 'restricted' }).where(eq(documents.id, item.id));
