@@ -100,4 +100,24 @@ describe.skipIf(!hasBrowser)('review and approval in Chromium', () => {
     await mine.context.close();
     await theirs.context.close();
   });
+
+  it("the editor's Published switch on an item that needs approval says so, and nothing is published", async () => {
+    const item = await workInstruction('Replace a failed disk');
+    const { context, page, problems } = await pageOf(author);
+    await page.goto(`${app.url}/knowledge-base/${item.id}/edit`);
+    await page.locator('app-island[data-name="DocumentEditor"][data-hydrated]').waitFor();
+    await page.getByRole('switch', { name: 'Published' }).check();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const refused = page.locator('#toasts .toast--error');
+    await refused.getByText('Not published', { exact: true }).waitFor();
+    await refused
+      .getByText('Work instructions need 1 approval before they are published. Send it for review.')
+      .waitFor();
+    await expect(page.getByText('This item was changed elsewhere.').count()).resolves.toBe(0);
+    await expect(
+      page.getByRole('region', { name: 'Review' }).getByText('Draft', { exact: true }).count(),
+    ).resolves.toBe(1);
+    expect(problems.filter((p) => !p.includes('409'))).toEqual([]);
+    await context.close();
+  });
 });
