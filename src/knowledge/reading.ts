@@ -1,10 +1,9 @@
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { serverStatusesOfDocument } from '../servers/service';
-import { mayItem } from './item-access';
 import { getItem, isUuid } from './items';
 import { renderedContent, type RenderedContent } from './rendered-content';
-import { hasNewerDraft, publishedView } from './revisions';
+import { hasNewerDraft, mayOpenDraft, publishedView } from './revisions';
 import type { Item, Space } from './schemas';
 
 export interface LinkedServer {
@@ -31,7 +30,7 @@ export type ReadableItem = RenderedContent & {
 /**
  * A live item ready to read, or null when it does not exist in this space, was deleted or the viewer may not read it.
  * Readers see the published revision while a newer one is a draft or in review; `draft` asks for the newest, which
- * those who may edit the item get.
+ * those who may edit or review the item get.
  */
 export async function readItem(
   db: Db,
@@ -54,7 +53,6 @@ async function shownRevision(
   draft: boolean,
 ): Promise<{ item: Item; revision: ShownRevision }> {
   if (!hasNewerDraft(newest)) return { item: newest, revision: { showing: 'newest' } };
-  if (draft && (await mayItem(db, viewer, newest, 'item.write')))
-    return { item: newest, revision: { showing: 'draft' } };
+  if (draft && (await mayOpenDraft(db, viewer, newest))) return { item: newest, revision: { showing: 'draft' } };
   return { item: await publishedView(db, newest), revision: { showing: 'published', newer: newest.version } };
 }

@@ -64,9 +64,14 @@ export async function publishedView(db: Db, item: Item): Promise<Item> {
   return { ...item, ...fields, title: published.title, content: published.content, version: item.publishedVersion! };
 }
 
+/** Those who may edit an item or review it may open its draft revision. */
+export async function mayOpenDraft(db: Db, user: Actor, item: Item): Promise<boolean> {
+  return (await mayItem(db, user, item, 'item.write')) || (await mayItem(db, user, item, 'item.review'));
+}
+
 /**
  * The item a GET answers: the published revision while a newer one waits (`latestVersion` then names the newest),
- * or, with `?revision=draft` for those who may edit it, the newest.
+ * or, with `?revision=draft` for those who may edit or review it, the newest.
  */
 export async function readerRevision(
   db: Db,
@@ -75,7 +80,7 @@ export async function readerRevision(
   draft: boolean,
 ): Promise<Item & { latestVersion: number }> {
   const shown =
-    !hasNewerDraft(newest) || (draft && (await mayItem(db, user, newest, 'item.write')))
+    !hasNewerDraft(newest) || (draft && (await mayOpenDraft(db, user, newest)))
       ? newest
       : await publishedView(db, newest);
   return { ...shown, latestVersion: newest.version };

@@ -33,8 +33,9 @@ export async function isWatching(db: Db, documentId: string, userId: string): Pr
 /** Of `userIds`, the active accounts that may read the item (the policy decides, with each one's own share). */
 export async function whoMayRead(db: Db, item: ItemAccessFields, userIds: readonly string[]): Promise<string[]> {
   if (!userIds.length) return [];
+  // users.id spelled out: drizzle writes a single table's column unqualified, and "id" would be the share's own.
   const share = sql<'read' | 'write' | null>`(select s.permission from ${documentShares} s
-      where s.document_id = ${item.id} and s.shared_with_user_id = ${users.id} and ${liveShare()}
+      where s.document_id = ${item.id} and s.shared_with_user_id = users.id and ${liveShare()}
       order by s.permission = 'write' desc limit 1)`;
   const rows = await db
     .select({ id: users.id, role: users.role, share })

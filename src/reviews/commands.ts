@@ -103,7 +103,8 @@ export async function requestReview(
       actorId: actor.id,
       documentId: id,
       text: `${who} asked you to review ${row.title}`,
-      link: itemHref(space, id, row.title),
+      // The revision to review: the draft, while readers still see the published one.
+      link: `${itemHref(space, id, row.title)}?revision=draft`,
     });
     await recordAudit(tx, {
       actorId: actor.id,

@@ -50,7 +50,7 @@ export async function openRequests(db: Db, reviewer: Actor): Promise<OpenRequest
     documentId: r.document_id,
     space: r.space,
     title: r.title,
-    link: itemHref(r.space, r.document_id, r.title),
+    link: `${itemHref(r.space, r.document_id, r.title)}?revision=draft`,
     version: Number(r.version),
     requestedBy: r.requester,
     requestedAt: new Date(r.created_at).toISOString(),

@@ -1,6 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, documents, documentVersions, notifications, reviewRequests } from '../../src/db/schema';
+import {
+  auditLog,
+  documentShares,
+  documents,
+  documentVersions,
+  notifications,
+  reviewRequests,
+} from '../../src/db/schema';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { caller } from './helpers';
@@ -288,6 +295,28 @@ describe('readers and the draft revision', () => {
     await decide(item, ada, 'approve');
     const after = await json<Item & { content: string }>(viewer, 'GET', `${base}/${item.id}`);
     expect(after).toMatchObject({ content: 'Draft text, fixed.', version: 5, publishedVersion: 5, state: 'published' });
+  });
+
+  it('a reviewer who may read but not edit a restricted item opens its draft from the request', async () => {
+    const item = await publishedItem();
+    await t.db.update(documents).set({ visibility: 'restricted' }).where(eq(documents.id, item.id));
+    await t.db.insert(documentShares).values([
+      { documentId: item.id, sharedByUserId: author.id, sharedWithUserId: bob.id, permission: 'read' },
+      { documentId: item.id, sharedByUserId: author.id, sharedWithUserId: viewer.id, permission: 'read' },
+    ]);
+    await json(author, 'PUT', `${base}/${item.id}`, { title: 'Restart the mail relay', content: 'Draft.', version: 2 });
+    const sent = await send(item, [bob.id]);
+    expect(sent.status, await sent.clone().text()).toBe(200);
+    const [request] = await json<{ link: string }[]>(bob, 'GET', '/api/me/review-requests');
+    expect(request.link).toMatch(/\?revision=draft$/);
+    expect((await json<{ content: string }>(bob, 'GET', `${base}/${item.id}?revision=draft`)).content).toBe('Draft.');
+    expect((await json<{ content: string }>(viewer, 'GET', `${base}/${item.id}?revision=draft`)).content).toBe(
+      'Published text.',
+    );
+    const page = await (await req(bob, 'GET', request.link)).text();
+    expect(page).toContain('Draft.');
+    expect(page).toContain('Request changes');
+    expect((await decide(item, bob, 'approve')).status).toBe(200);
   });
 
   it('Version History names who approved which revision and when', async () => {

@@ -22,7 +22,7 @@ function StateBadge({ review }: { review: ReviewPanelData }) {
 }
 
 function RevisionNote({ review, editable }: { review: ReviewPanelData; editable: boolean }) {
-  if (review.showing === 'published' && editable) {
+  if (review.showing === 'published' && (editable || review.mayDecide)) {
     const waits = review.state === 'in_review' ? 'is awaiting review' : 'is being written';
     return (
       <p className="small">
@@ -121,7 +121,7 @@ export function ReviewPanel({ review, editable }: { review: ReviewPanelData; edi
       </p>
       <RevisionNote review={review} editable={editable} />
       {(editable || review.mayDecide) && <Round round={review.round} />}
-      {review.mayDecide && <DecideForm review={review} />}
+      {review.mayDecide && review.showing !== 'published' && <DecideForm review={review} />}
       {review.candidates && review.showing !== 'published' && <SendForm review={review} />}
     </section>
   );
