@@ -177,6 +177,8 @@ export default function DocumentEditor(props: DocumentEditorProps) {
       setTimeout(() => window.location.assign(next), 600);
     } else if (result.reason === 'conflict') {
       setConflict(result.message);
+    } else if (result.reason === 'refused') {
+      toast('Not published', result.message, 'error');
     } else if (result.reason === 'invalid') {
       toast('Validation Error', 'Please check your input and try again.', 'error');
     } else {

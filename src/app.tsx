@@ -34,6 +34,7 @@ import { settingsPages } from './settings/pages';
 import { apiTokenRoutes } from './settings/token-pages';
 import { notificationRoutes } from './notifications/api';
 import { inboxRoutes } from './notifications/inbox-routes';
+import { reviewRoutes } from './reviews/routes';
 import { isImageUpload } from './objects/api';
 import { commentRoutes } from './comments/routes';
 
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', apiTokenRoutes());
   app.route('/', notificationRoutes());
   app.route('/', inboxRoutes());
+  app.route('/', reviewRoutes());
   app.route('/', serverRoutes());
   app.route('/', aiRoutes());
 

@@ -8,10 +8,19 @@ const adminLinks: (NavItem & { action: Action })[] = [
   { label: 'User Approvals', href: '/admin/approval', icon: 'shield', action: 'user.approve' },
   { label: 'Users', href: '/admin/users', icon: 'users', action: 'users.manage' },
   { label: 'Audit Trail', href: '/admin/audit', icon: 'clipboard', action: 'audit.read' },
+  { label: 'Review Rules', href: '/admin/review', icon: 'check', action: 'review.policy' },
   { label: 'Jobs', href: '/admin/jobs', icon: 'clock', action: 'jobs.read' },
   { label: 'Deleted Knowledge', href: '/knowledge-base/deleted', icon: 'trash', action: 'knowledge.restore' },
   { label: 'Deleted Documents', href: '/documents/deleted', icon: 'trash', action: 'knowledge.restore' },
 ];
+
+/** Reviewers' open review requests (issue 22), with their count. */
+const reviewRequestsLink = {
+  label: 'Review Requests',
+  href: '/review-requests',
+  icon: 'clipboard',
+  countUrl: '/review-requests/count',
+} as const;
 
 /**
  * What the signed-in frame (src/ui/Shell.tsx) shows that features decide: ui/ imports no feature, so the app
@@ -19,6 +28,7 @@ const adminLinks: (NavItem & { action: Action })[] = [
  */
 export const shellSlots: ShellSlotsOf = (c) => ({
   adminNav: adminLinks.filter((link) => can(c.var.user, link.action)).map(({ action: _, ...item }) => item),
+  countedNav: can(c.var.user, 'item.review') ? [reviewRequestsLink] : [],
   // On /ai the page is the assistant: a floating copy would only cover its Send button.
   launcher: c.req.path === '/ai' ? undefined : <AssistantLauncher />,
 });

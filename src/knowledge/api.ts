@@ -8,6 +8,7 @@ import { renderMarkdown } from '../markdown/render';
 import { mayItem } from './item-access';
 import { itemFor } from './items';
 import { linkedServers } from './linked-servers';
+import { readerRevision } from './revisions';
 import { documentInput, kbTypes, type Space } from './schemas';
 import {
   createItem,
@@ -72,8 +73,9 @@ function spaceApi(space: Space) {
   app.get('/:id', async (c) => {
     const { db } = c.var.deps;
     const user = c.var.user;
-    const item = await getItem(db, space, c.req.param('id'), { viewer: user });
-    if (!item) throw notFound('Item not found.');
+    const newest = await getItem(db, space, c.req.param('id'), { viewer: user });
+    if (!newest) throw notFound('Item not found.');
+    const item = await readerRevision(db, user, newest, c.req.query('revision') === 'draft');
     if (c.req.query('include') !== 'html') return c.json(item);
     return c.json({
       ...item,

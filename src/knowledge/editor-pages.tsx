@@ -5,8 +5,12 @@ import type { Item, Space } from './schemas';
 import { itemFor } from './items';
 import { editorHeading, editorItemOf, isKbType, kbTypeOf, SPACES, type EditorKind } from './shared';
 import { EditorPage } from './views/EditorPage';
+import { reviewPanelFor } from '../reviews/commands';
 
-function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: Item | null) {
+/** The editor edits the newest revision, which its review panel is about. */
+const editorReview = { mayWrite: true, showing: 'newest' } as const;
+
+async function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: Item | null) {
   const { title, subtitle } = editorHeading(kind, !item);
   c.header('Cache-Control', 'no-store');
   const { timezone, autoSave } = c.var.user!;
@@ -22,6 +26,7 @@ function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: Item |
       timeZone={timezone}
       autoSave={autoSave}
       sharing={sharing}
+      review={item ? await reviewPanelFor(c.var.deps.db, c.var.user, space, item, editorReview) : undefined}
     />
   );
   return c.render(page, { title, subtitle });

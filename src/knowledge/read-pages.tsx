@@ -6,6 +6,7 @@ import { pageThreads } from '../comments/service';
 import { mayItem } from './item-access';
 import type { Space } from './schemas';
 import { isWatching, readItem } from './service';
+import { reviewPanelFor } from '../reviews/commands';
 import { itemHref, SPACES } from './shared';
 import { ReadPage, type ReadPageProps } from './views/ReadPage';
 import { listUrlIn } from './views/urls';
@@ -23,13 +24,15 @@ const backToList = (c: Context<AppEnv>, space: Space) =>
 async function readPage(c: Context<AppEnv>, space: Space) {
   const { db } = c.var.deps;
   const user = c.var.user!;
-  const read = await readItem(db, space, c.req.param('id') ?? '', user);
+  const draft = c.req.query('revision') === 'draft';
+  const read = await readItem(db, space, c.req.param('id') ?? '', user, { draft });
   if (!read) throw notFound(SPACES[space].messages.missing);
   const canonical = itemHref(space, read.item.id, read.item.title);
   // A wrong or old slug (the title changed): the current address, kept for good.
   const slug = c.req.param('slug');
   if (slug !== undefined && c.req.path !== canonical) return c.redirect(canonical, 301);
   const mayWrite = await mayItem(db, user, read.item, 'item.write');
+  const review = await reviewPanelFor(db, user, space, read.newest, { mayWrite, showing: read.revision.showing });
   const props = {
     space,
     read,
@@ -39,6 +42,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
     script: c.var.deps.assets.scripts?.reading,
     watching: await isWatching(db, read.item.id, user.id),
     comments: { threads: await pageThreads(db, user, read.item), script: c.var.deps.assets.scripts?.comments },
+    review,
   };
   c.header('Link', `<${canonical}>; rel="canonical"`);
   c.header('Vary', 'Referer');

@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { serverStatusesOfDocument } from '../servers/service';
 import { getItem, isUuid } from './items';
 import { renderedContent, type RenderedContent } from './rendered-content';
+import { hasNewerDraft, mayOpenDraft, publishedView } from './revisions';
 import type { Item, Space } from './schemas';
 
 export interface LinkedServer {
@@ -11,13 +12,47 @@ export interface LinkedServer {
   status: string | null;
 }
 
-/** What an item's read page shows: the item, its content rendered, and the servers it is linked to. */
-export type ReadableItem = RenderedContent & { item: Item; servers: LinkedServer[] };
+/**
+ * Which revision the page shows: the published one while a newer draft waits (`newer`: its version), or the newest
+ * (`draft` when the reader asked for the draft and may edit it).
+ */
+export type ShownRevision = { showing: 'published'; newer: number } | { showing: 'newest' | 'draft' };
 
-/** A live item ready to read, or null when it does not exist in this space, was deleted or the viewer may not read it. */
-export async function readItem(db: Db, space: Space, id: string, viewer: Actor): Promise<ReadableItem | null> {
+/** What an item's read page shows: the item, its content rendered, and the servers it is linked to. */
+export type ReadableItem = RenderedContent & {
+  item: Item;
+  servers: LinkedServer[];
+  revision: ShownRevision;
+  /** The newest revision (the item as stored; `item` when that is what the page shows). */
+  newest: Item;
+};
+
+/**
+ * A live item ready to read, or null when it does not exist in this space, was deleted or the viewer may not read it.
+ * Readers see the published revision while a newer one is a draft or in review; `draft` asks for the newest, which
+ * those who may edit or review the item get.
+ */
+export async function readItem(
+  db: Db,
+  space: Space,
+  id: string,
+  viewer: Actor,
+  opts: { draft?: boolean } = {},
+): Promise<ReadableItem | null> {
   if (!isUuid(id)) return null;
-  const [item, servers] = await Promise.all([getItem(db, space, id, { viewer }), serverStatusesOfDocument(db, id)]);
-  if (!item) return null;
-  return { item, ...renderedContent(item), servers };
+  const [newest, servers] = await Promise.all([getItem(db, space, id, { viewer }), serverStatusesOfDocument(db, id)]);
+  if (!newest) return null;
+  const { item, revision } = await shownRevision(db, newest, viewer, !!opts.draft);
+  return { item, ...renderedContent(item), servers, revision, newest };
+}
+
+async function shownRevision(
+  db: Db,
+  newest: Item,
+  viewer: Actor,
+  draft: boolean,
+): Promise<{ item: Item; revision: ShownRevision }> {
+  if (!hasNewerDraft(newest)) return { item: newest, revision: { showing: 'newest' } };
+  if (draft && (await mayOpenDraft(db, viewer, newest))) return { item: newest, revision: { showing: 'draft' } };
+  return { item: await publishedView(db, newest), revision: { showing: 'published', newer: newest.version } };
 }

@@ -13,8 +13,9 @@ import { itemSaved, watchItem } from './watchers';
 import { authorColumns, itemColumns, toItem } from './rows';
 import type { DocumentInput, Item, KbType, Space } from './schemas';
 import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from './shared';
+import { savedRevisionState } from '../reviews/service';
 
-export { getItem, isUuid } from './items';
+export { getItem, isUuid, itemFor } from './items';
 export { readItem } from './reading';
 export { listVersions, restoreVersion } from './versions';
 export { markReviewed, mayMarkReviewed } from './review-dates';
@@ -24,10 +25,13 @@ export {
   itemSaved,
   notificationVisibleTo,
   notifyWatchers,
+  readingWatchers,
   unwatchItem,
   watchItem,
   whoMayRead,
 } from './watchers';
+export { readableBy } from './access';
+export { hasNewerDraft, lockItem, publishRevision, publishedView, setItemState } from './revisions';
 
 export interface ListFilters {
   q?: string;
@@ -57,11 +61,13 @@ function fieldsOf(input: DocumentInput) {
 /** Creates an item at version 1 with its first version row ("Created"). */
 export async function createItem(db: Db, space: Space, input: DocumentInput, actorId: string | null): Promise<Item> {
   const id = await db.transaction(async (tx) => {
+    const state = await savedRevisionState(tx, space, null, input, 1);
     const [row] = await tx
       .insert(documents)
       .values({
         ...fieldsOf(input),
         ...(await reviewColumnsOnCreate(tx, space, input)),
+        ...state,
         space,
         authorId: actorId,
         ownerId: actorId,
@@ -93,9 +99,16 @@ export async function updateItem(
         `This item was changed by someone else (now version ${current.version}, your edit was based on version ${input.version}). Reload it and try again.`,
       );
     }
+    const state = await savedRevisionState(tx, space, current, input, current.version + 1);
     const [row] = await tx
       .update(documents)
-      .set({ ...fieldsOf(input), ...reviewColumnsOnUpdate(input), version: current.version + 1, updatedAt: new Date() })
+      .set({
+        ...fieldsOf(input),
+        ...reviewColumnsOnUpdate(input),
+        ...state,
+        version: current.version + 1,
+        updatedAt: new Date(),
+      })
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));

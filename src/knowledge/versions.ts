@@ -10,6 +10,7 @@ import { itemColumns, snapshotOf, type ItemRow } from './rows';
 import type { Item, Space, VersionItem } from './schemas';
 import { SPACES } from './shared';
 import { itemSaved } from './watchers';
+import { reviewsByVersion, savedRevisionState } from '../reviews/service';
 
 /** The fields a change log names, in the order it names them. */
 const LOGGED_FIELDS = [
@@ -66,7 +67,10 @@ export async function listVersions(db: Db, space: Space, id: string, actor: Acto
     .leftJoin(users, eq(users.id, documentVersions.authorId))
     .where(eq(documentVersions.documentId, id))
     .orderBy(desc(documentVersions.version));
+  const reviews = await reviewsByVersion(db, id);
   return rows.map((r) => ({
+    ...revisionMarks(item, r.version),
+    ...(reviews.has(r.version) ? { reviews: reviews.get(r.version) } : {}),
     id: r.id,
     version: r.version,
     title: r.title,
@@ -75,6 +79,13 @@ export async function listVersions(db: Db, space: Space, id: string, actor: Acto
     createdAt: new Date(r.createdAt).toISOString(),
     changeLog: r.changeLog,
   }));
+}
+
+/** Is this version the published one, or a draft newer than it (items never published mark none)? */
+function revisionMarks(item: Item, version: number): Pick<VersionItem, 'published' | 'draft'> {
+  if (item.publishedVersion === null) return {};
+  if (version === item.publishedVersion) return { published: true };
+  return version > item.publishedVersion ? { draft: true } : {};
 }
 
 export interface RestoreOptions {
@@ -110,10 +121,19 @@ export async function restoreVersion(
       .where(and(eq(documentVersions.id, versionId), eq(documentVersions.documentId, id)));
     if (!source) throw notFound('Version not found.');
     const snap = { ...snapshotOf(current), ...(source.snapshot as object) } as ReturnType<typeof snapshotOf>;
+    // A restore is a save: the review rules decide its state (the restored switch is not a request to publish).
+    const state = await savedRevisionState(
+      tx,
+      space,
+      current,
+      { templateType: snap.templateType },
+      current.version + 1,
+    );
     const [row] = await tx
       .update(documents)
       .set({
         ...snap,
+        ...state,
         title: source.title,
         content: source.content,
         version: current.version + 1,

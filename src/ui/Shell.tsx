@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import { Header } from './Header';
-import { type NavItem, Sidebar, type SidebarUser } from './Sidebar';
+import { type CountedNavItem, type NavItem, Sidebar, type SidebarUser } from './Sidebar';
 
 /** What the signed-in frame shows that features decide; the app supplies it (src/shell-slots.tsx). */
 export interface ShellSlots {
   /** The sidebar's Admin section: the links this user may follow (none: no section). */
   adminNav: NavItem[];
+  /** Links under the main ones with a count loaded after the page (Review requests), those this user may follow. */
+  countedNav?: CountedNavItem[];
   /** Floating over every signed-in page (the Ops AI launcher). */
   launcher?: ReactNode;
 }
@@ -32,12 +34,13 @@ export function Shell({
   collapsed,
   query,
   adminNav,
+  countedNav,
   launcher,
   children,
 }: ShellProps) {
   return (
     <div className="shell" data-collapsed={collapsed ? '' : undefined}>
-      <Sidebar user={user} path={path} adminNav={adminNav} />
+      <Sidebar user={user} path={path} adminNav={adminNav} countedNav={countedNav} />
       <div className="sidebar-overlay" data-menu-close hidden />
       <div className="main">
         <Header title={title} titleIsHeading={titleIsHeading} subtitle={subtitle} query={query} />

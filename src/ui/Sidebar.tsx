@@ -8,6 +8,21 @@ export interface NavItem {
   icon: IconName;
 }
 
+/** A link with a count fetched after the page (htmx, `countUrl` answers the badge), so a kept page never shows an old one. */
+export interface CountedNavItem extends NavItem {
+  countUrl: string;
+}
+
+function CountedNavLink({ item, active }: { item: CountedNavItem; active: boolean }) {
+  return (
+    <a className="nav-item" href={item.href} aria-current={active ? 'page' : undefined} title={item.label}>
+      <Icon name={item.icon} className="nav-item__icon" />
+      <span className="nav-item__label">{item.label}</span>
+      <span hx-get={item.countUrl} hx-trigger="load" hx-swap="outerHTML" />
+    </a>
+  );
+}
+
 /** Everyone's links: the spec's six plus the documents list and the health report. */
 export const navItems: NavItem[] = [
   { label: 'Dashboard', href: '/', icon: 'dashboard' },
@@ -60,9 +75,19 @@ function NavLink({ item, active }: { item: NavItem; active: boolean }) {
 }
 
 /** The main navigation; `adminNav` (the links the policy allows, see src/shell-slots.tsx) fills the Admin section. */
-export function Sidebar({ user, path, adminNav }: { user: SidebarUser; path: string; adminNav: NavItem[] }) {
+export function Sidebar({
+  user,
+  path,
+  adminNav,
+  countedNav = [],
+}: {
+  user: SidebarUser;
+  path: string;
+  adminNav: NavItem[];
+  countedNav?: CountedNavItem[];
+}) {
   const name = displayName(user);
-  const active = activeHref([...navItems, ...adminNav], path);
+  const active = activeHref([...navItems, ...countedNav, ...adminNav], path);
   return (
     <aside className="sidebar" id="sidebar" aria-label="Main navigation">
       <a className="sidebar__brand" href="/">
@@ -72,6 +97,9 @@ export function Sidebar({ user, path, adminNav }: { user: SidebarUser; path: str
       <nav className="sidebar__nav">
         {navItems.map((item) => (
           <NavLink key={item.href} item={item} active={item.href === active} />
+        ))}
+        {countedNav.map((item) => (
+          <CountedNavLink key={item.href} item={item} active={item.href === active} />
         ))}
         {adminNav.length > 0 && (
           <div className="sidebar__section">

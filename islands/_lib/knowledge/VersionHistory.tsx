@@ -10,6 +10,7 @@ import {
 import { relativeTime } from '../../../src/ui/shared';
 import { api } from '../api';
 import { toast } from '../toast';
+import { RevisionBadge, VersionReviews } from './VersionReviews';
 
 export interface VersionHistoryProps {
   base: ApiBase;
@@ -124,6 +125,7 @@ export function VersionHistory({ base, id, currentVersion, onRestored, trigger, 
                   <span className="row">
                     <strong>Version {v.version}</strong>
                     {v.id === latest?.id && <span className="badge badge--green">Current</span>}
+                    <RevisionBadge version={v} />
                   </span>
                   <span className="muted small">
                     {v.authorName} · {relativeTime(v.createdAt)}
@@ -142,6 +144,7 @@ export function VersionHistory({ base, id, currentVersion, onRestored, trigger, 
                   Version {selected.version} by {selected.authorName} · {relativeTime(selected.createdAt)}
                 </p>
                 {selected.changeLog && <p className="vh__changelog">{selected.changeLog}</p>}
+                <VersionReviews version={selected} />
                 <div className="row">
                   {selected.id !== latest?.id && !readOnly && (
                     <button

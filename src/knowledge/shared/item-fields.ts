@@ -124,4 +124,10 @@ export interface VersionItem {
   authorName: string;
   createdAt: string;
   changeLog: string | null;
+  /** Review decisions given on this revision (issue 22): who approved or asked for changes, and when. */
+  reviews?: { reviewerName: string; decision: 'approve' | 'changes'; comment: string | null; decidedAt: string }[];
+  /** The revision readers see (the item's published version). */
+  published?: boolean;
+  /** A revision newer than the published one: a draft or in review. */
+  draft?: boolean;
 }

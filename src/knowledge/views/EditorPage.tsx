@@ -1,9 +1,11 @@
 import type { DocumentEditorProps } from '../../../islands/DocumentEditor';
+import type { ReviewPanelData } from '../../reviews/schemas';
 import { Island } from '../../ui/Island';
 import { LazyComments } from '../../comments/shared/LazyComments';
+import { ReviewPanel } from './ReviewPanel';
 
 /** The editor page body: the DocumentEditor island (server-rendered, so the fields read before any script runs). */
-export function EditorPage(props: DocumentEditorProps) {
+export function EditorPage({ review, ...props }: DocumentEditorProps & { review?: ReviewPanelData }) {
   return (
     <div className="editor-page">
       <noscript>
@@ -11,6 +13,7 @@ export function EditorPage(props: DocumentEditorProps) {
       </noscript>
       <Island name="DocumentEditor" props={props} />
       {props.item && <LazyComments itemPath={`${props.base.replace(/^\/api/, '')}/${props.item.id}`} />}
+      {review && <ReviewPanel review={review} editable />}
     </div>
   );
 }

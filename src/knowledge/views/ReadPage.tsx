@@ -1,4 +1,5 @@
 import type { TocEntry } from '../../markdown/document';
+import type { ReviewPanelData } from '../../reviews/schemas';
 import { Badge } from '../../ui/components';
 import { Island } from '../../ui/Island';
 import { displayName } from '../../ui/Sidebar';
@@ -10,6 +11,7 @@ import { TypeLabel } from './ItemBits';
 import { ReviewStatus } from './ReviewDate';
 import { WatchButton } from './WatchButton';
 import { CommentsSection, type CommentsSectionProps } from '../../comments/shared/CommentsSection';
+import { ReviewPanel } from './ReviewPanel';
 
 /** A contents list is worth its space from this many headings on. */
 const TOC_MIN_HEADINGS = 3;
@@ -30,6 +32,8 @@ export interface ReadPageProps {
   watching?: boolean;
   /** The item's comment threads (issue 22), as its comments section shows them. */
   comments: Pick<CommentsSectionProps, 'threads' | 'script'>;
+  /** The review workflow's state and forms (issue 22). */
+  review?: ReviewPanelData;
 }
 
 const ownerName = (item: ReadableItem['item']) => {
@@ -209,7 +213,7 @@ function Servers({ servers }: { servers: LinkedServer[] }) {
 }
 
 /** An item's own read page: everything server-rendered, readable without JavaScript. */
-export function ReadPage({ space, read, back, timeZone, actions, script, watching, comments }: ReadPageProps) {
+export function ReadPage({ space, read, back, timeZone, actions, script, watching, comments, review }: ReadPageProps) {
   const { item } = read;
   return (
     <article className="doc">
@@ -220,6 +224,7 @@ export function ReadPage({ space, read, back, timeZone, actions, script, watchin
         <ReviewStatus space={space} item={item} timeZone={timeZone} canMark={actions.edit} />
         <Actions space={space} read={read} back={back} actions={actions} timeZone={timeZone} />
         <WatchButton space={space} id={item.id} watching={!!watching} />
+        {review && <ReviewPanel review={review} editable={actions.edit} />}
       </header>
       <div className="doc__layout">
         <div className="doc__main">

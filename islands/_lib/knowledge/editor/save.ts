@@ -3,7 +3,10 @@ import { api, ApiError } from '../../api';
 
 export type SaveResult =
   | { ok: true; item: EditorItem }
-  | { ok: false; reason: 'conflict' | 'invalid' | 'error'; message: string };
+  | { ok: false; reason: 'conflict' | 'invalid' | 'refused' | 'error'; message: string };
+
+/** A 409 that is not a stale version: the item's type needs approvals before it is published (issue 22). */
+const isApprovalNeeded = (e: ApiError) => e.status === 409 && e.body.includes('"approval_required"');
 
 /** POST {base} (new) or PUT {base}/:id with the version the edit was based on; 409 → conflict, 400 → invalid. */
 export async function saveItem(base: ApiBase, id: string | null, payload: object): Promise<SaveResult> {
@@ -11,6 +14,7 @@ export async function saveItem(base: ApiBase, id: string | null, payload: object
     const item = await api<Item>(id ? 'PUT' : 'POST', id ? `${base}/${id}` : base, payload);
     return { ok: true, item: editorItemOf(item) };
   } catch (e) {
+    if (e instanceof ApiError && isApprovalNeeded(e)) return { ok: false, reason: 'refused', message: e.serverMessage };
     if (e instanceof ApiError && e.status === 409) return { ok: false, reason: 'conflict', message: e.serverMessage };
     if (e instanceof ApiError && (e.status === 400 || e.status === 422))
       return { ok: false, reason: 'invalid', message: e.serverMessage };
@@ -19,4 +23,5 @@ export async function saveItem(base: ApiBase, id: string | null, payload: object
 }
 
 /** The item as it is now on the server (for the side-by-side view after a conflict). */
-export const fetchItem = async (base: ApiBase, id: string) => editorItemOf(await api<Item>('GET', `${base}/${id}`));
+export const fetchItem = async (base: ApiBase, id: string) =>
+  editorItemOf(await api<Item>('GET', `${base}/${id}?revision=draft`));

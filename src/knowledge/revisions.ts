@@ -1,0 +1,87 @@
+import { and, eq } from 'drizzle-orm';
+import type { Actor } from '../auth/policy';
+import type { Db } from '../db/client';
+import { documents, documentVersions } from '../db/schema';
+import type { ItemState } from '../db/schema/values';
+import { mayItem } from './item-access';
+import { lockRow, writeVersion } from './items';
+import { itemColumns, type ItemRow } from './rows';
+import type { Item, Space } from './schemas';
+import { SNAPSHOT_FIELDS } from './shared';
+
+/**
+ * The published and the newest revision of an item (issue 22): the row holds the newest; readers see the version
+ * at publishedVersion while a newer one is a draft or in review. The review workflow moves an item between states
+ * through these (it owns no item table).
+ */
+
+/** The live item's row, locked for the transaction (404 when absent): one decision at a time per item. */
+export const lockItem = (db: Db, space: Space, id: string) => lockRow(db, space, id);
+
+/** Sets the workflow state of the newest revision (send for review, changes requested); no new version. */
+export async function setItemState(db: Db, id: string, state: Exclude<ItemState, 'published'>): Promise<void> {
+  await db.update(documents).set({ state, isPublished: false }).where(eq(documents.id, id));
+}
+
+/**
+ * Publishes the newest revision: one new version (the approved text, `changeLog` naming who approved it) that is
+ * now what readers see. Call it in the transaction that locked the row.
+ */
+export async function publishRevision(db: Db, current: ItemRow, actorId: string, changeLog: string): Promise<ItemRow> {
+  const version = current.version + 1;
+  const [row] = await db
+    .update(documents)
+    .set({ version, state: 'published', isPublished: true, publishedVersion: version, updatedAt: new Date() })
+    .where(eq(documents.id, current.id))
+    .returning(itemColumns);
+  await writeVersion(db, row, actorId, changeLog);
+  return row;
+}
+
+/** Does a newer revision than the published one exist (a draft or in review)? */
+export const hasNewerDraft = (item: Pick<Item, 'version' | 'publishedVersion'>) =>
+  item.publishedVersion !== null && item.publishedVersion !== item.version;
+
+/**
+ * The item as readers see it: the published revision's title, content and fields when a newer one is a draft or in
+ * review (its version is then the published one); the item itself otherwise.
+ */
+export async function publishedView(db: Db, item: Item): Promise<Item> {
+  if (!hasNewerDraft(item)) return item;
+  const [published] = await db
+    .select({
+      title: documentVersions.title,
+      content: documentVersions.content,
+      snapshot: documentVersions.snapshot,
+    })
+    .from(documentVersions)
+    .where(and(eq(documentVersions.documentId, item.id), eq(documentVersions.version, item.publishedVersion!)));
+  if (!published) return item;
+  const snapshot = (published.snapshot ?? {}) as Partial<Record<(typeof SNAPSHOT_FIELDS)[number], unknown>>;
+  const fields = Object.fromEntries(
+    SNAPSHOT_FIELDS.filter((k) => k !== 'isPublished' && k in snapshot).map((k) => [k, snapshot[k]]),
+  );
+  return { ...item, ...fields, title: published.title, content: published.content, version: item.publishedVersion! };
+}
+
+/** Those who may edit an item or review it may open its draft revision. */
+export async function mayOpenDraft(db: Db, user: Actor, item: Item): Promise<boolean> {
+  return (await mayItem(db, user, item, 'item.write')) || (await mayItem(db, user, item, 'item.review'));
+}
+
+/**
+ * The item a GET answers: the published revision while a newer one waits (`latestVersion` then names the newest),
+ * or, with `?revision=draft` for those who may edit or review it, the newest.
+ */
+export async function readerRevision(
+  db: Db,
+  user: Actor,
+  newest: Item,
+  draft: boolean,
+): Promise<Item & { latestVersion: number }> {
+  const shown =
+    !hasNewerDraft(newest) || (draft && (await mayOpenDraft(db, user, newest)))
+      ? newest
+      : await publishedView(db, newest);
+  return { ...shown, latestVersion: newest.version };
+}
