@@ -9,10 +9,12 @@ function TextFilter({
   name,
   label,
   values,
+  maxLength,
 }: {
   name: keyof AuditFilterValues;
   label: string;
   values: AuditFilterValues;
+  maxLength: number;
 }) {
   const id = `audit-${name}`;
   return (
@@ -20,7 +22,7 @@ function TextFilter({
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      <input id={id} className="input" name={name} defaultValue={values[name] ?? ''} maxLength={100} />
+      <input id={id} className="input" name={name} defaultValue={values[name] ?? ''} maxLength={maxLength} />
     </div>
   );
 }
@@ -63,9 +65,9 @@ export function AuditFilters({
           ))}
         </select>
       </div>
-      <TextFilter name="action" label="Action" values={values} />
-      <TextFilter name="entityType" label="Entity type" values={values} />
-      <TextFilter name="entityId" label="Entity id" values={values} />
+      <TextFilter name="action" label="Action" values={values} maxLength={100} />
+      <TextFilter name="entityType" label="Entity type" values={values} maxLength={50} />
+      <TextFilter name="entityId" label="Entity id" values={values} maxLength={100} />
       <DateFilter name="from" label={`From (${timeZone})`} values={values} />
       <DateFilter name="to" label={`To (${timeZone})`} values={values} />
       <div className="row audit-filters__actions">
