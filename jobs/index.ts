@@ -1,3 +1,4 @@
+import { auditRetentionJob } from './audit-retention';
 import type { JobDefinition } from './define-job';
 import { healthChecksJob } from './health-checks';
 import { healthReportJob } from './health-report';
@@ -5,4 +6,10 @@ import { mailDeliveryJob } from './mail-delivery';
 import { tokenExpiryJob } from './token-expiry';
 
 /** Every job, in the order /admin/jobs lists them. */
-export const allJobs: JobDefinition[] = [healthChecksJob, mailDeliveryJob, tokenExpiryJob, healthReportJob];
+export const allJobs: JobDefinition[] = [
+  healthChecksJob,
+  mailDeliveryJob,
+  tokenExpiryJob,
+  healthReportJob,
+  auditRetentionJob,
+];

@@ -80,6 +80,7 @@ const schema = z
     HEALTH_REPORT_CRON: cronExpression.default('0 7 * * *'),
     TOKEN_EXPIRY_CRON: cronExpression.default('17 * * * *'),
     MAIL_CRON: cronExpression.default('* * * * *'),
+    AUDIT_RETENTION_CRON: cronExpression.default('43 3 * * *'),
     VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key'),
     VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key'),
     VAPID_SUBJECT: z.preprocess(
@@ -97,6 +98,7 @@ const schema = z
         .optional(),
     ),
     UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Unset: readable lines on a terminal, JSON otherwise (src/http/logger.ts). */
     LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).optional()),
@@ -167,8 +169,11 @@ function toConfig(env: z.infer<typeof schema>) {
       healthReport: env.HEALTH_REPORT_CRON,
       tokenExpiry: env.TOKEN_EXPIRY_CRON,
       mail: env.MAIL_CRON,
+      auditRetention: env.AUDIT_RETENTION_CRON,
     },
     unverifiedAccountDays: env.UNVERIFIED_ACCOUNT_DAYS,
+    /** Audit events older than this are deleted by the audit-retention job. */
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     logLevel: env.LOG_LEVEL,
     /** Unset → pretty when stdout is a terminal, else JSON. */
     logFormat: env.LOG_FORMAT,

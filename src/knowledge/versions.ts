@@ -121,6 +121,13 @@ export async function restoreVersion(
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, `Restored from version ${source.version}`);
+    await recordAudit(tx, {
+      actorId,
+      action: `${SPACES[space].audit.action}.restore`,
+      entityType: SPACES[space].audit.entityType,
+      entityId: id,
+      details: { title: source.title, fromVersion: source.version, version: row.version },
+    });
     if (current.deletedAt) {
       await recordAudit(tx, {
         actorId,
