@@ -44,7 +44,7 @@ describe('scheduler', () => {
   it('takes schedules from configuration', () => {
     const config = jobsConfig({ HEALTH_CHECK_CRON: '*/2 * * * *', HEALTH_REPORT_CRON: 'off' });
     const scheduler = testScheduler(database, { config });
-    expect(scheduler.start().sort()).toEqual(['health-checks', 'mail-delivery', 'token-expiry']);
+    expect(scheduler.start().sort()).toEqual(['audit-retention', 'health-checks', 'mail-delivery', 'token-expiry']);
     return scheduler.stop();
   });
 
