@@ -1,3 +1,4 @@
+import { auditRetentionJob } from './audit-retention';
 import type { JobDefinition } from './define-job';
 import { healthChecksJob } from './health-checks';
 import { healthReportJob } from './health-report';
@@ -14,4 +15,5 @@ export const allJobs: JobDefinition[] = [
   tokenExpiryJob,
   healthReportJob,
   reviewDigestJob,
+  auditRetentionJob,
 ];

@@ -27,6 +27,7 @@ import { objectRoutes } from './objects/api';
 import { jobsPages } from './jobs/pages';
 import { reportsPages } from './reports/pages';
 import { knowledgeRoutes } from './knowledge/routes';
+import { activityPages } from './audit/activity-pages';
 import { dashboardRoutes } from './dashboard/routes';
 import { searchRoutes } from './search/routes';
 import { teamRoutes } from './team/routes';
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', adminRoutes());
   // Before knowledge: its read page's /{id}/{slug} would answer GET /knowledge-base/{id}/comments.
   app.route('/', commentRoutes());
+  app.route('/', activityPages()); // before knowledgeRoutes: its /{id}/{slug} would answer /{id}/activity
   app.route('/', knowledgeRoutes());
   app.route('/', markdownPreviewApi());
   app.route('/', objectRoutes());

@@ -81,6 +81,7 @@ const schema = z
     TOKEN_EXPIRY_CRON: cronExpression.default('17 * * * *'),
     MAIL_CRON: cronExpression.default('* * * * *'),
     REVIEW_DIGEST_CRON: cronExpression.default('0 7 * * 1'),
+    AUDIT_RETENTION_CRON: cronExpression.default('43 3 * * *'),
     VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key'),
     VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key'),
     VAPID_SUBJECT: z.preprocess(
@@ -98,6 +99,7 @@ const schema = z
         .optional(),
     ),
     UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Unset: readable lines on a terminal, JSON otherwise (src/http/logger.ts). */
     LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).optional()),
@@ -169,8 +171,11 @@ function toConfig(env: z.infer<typeof schema>) {
       tokenExpiry: env.TOKEN_EXPIRY_CRON,
       mail: env.MAIL_CRON,
       reviewDigest: env.REVIEW_DIGEST_CRON,
+      auditRetention: env.AUDIT_RETENTION_CRON,
     },
     unverifiedAccountDays: env.UNVERIFIED_ACCOUNT_DAYS,
+    /** Audit events older than this are deleted by the audit-retention job. */
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     logLevel: env.LOG_LEVEL,
     /** Unset → pretty when stdout is a terminal, else JSON. */
     logFormat: env.LOG_FORMAT,

@@ -22,6 +22,3 @@ export const securitySettingsInput = z.object({
   requireTwoFactor: z.boolean({ error: 'requireTwoFactor must be true or false.' }),
   twoFactorForExternal: z.boolean({ error: 'twoFactorForExternal must be true or false.' }).optional(),
 });
-
-/** GET /api/admin/audit and /admin/audit: the page (50 events each, newest first). */
-export const auditQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1) });

@@ -5,6 +5,7 @@ import type { UserRow } from './accounts';
 import { signInExternal } from './external';
 import { finishAuthorization, type ProviderSettings } from './oidc';
 import type { SessionStage } from './sessions';
+import { recordSignInFailure } from './sign-in-audit';
 import { openSignInSession } from './two-factor-signin';
 
 /** How an external sign-in ended: a session, the account state that keeps it out, or a failure. */
@@ -34,7 +35,11 @@ export async function completeExternalSignIn(
   } catch (error) {
     return { outcome: 'failed', error };
   }
-  if (user.accountStatus !== 'active') return { outcome: 'not_active', status: user.accountStatus };
+  if (user.accountStatus !== 'active') {
+    const attempt = { userId: user.id, email: user.email, method: 'external' as const, ip: client.ip };
+    await recordSignInFailure(db, { ...attempt, reason: `account_${user.accountStatus}` });
+    return { outcome: 'not_active', status: user.accountStatus };
+  }
   const { token, stage } = await openSignInSession(db, user, 'external', client);
   await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
   return { outcome: 'signed_in', token, stage };

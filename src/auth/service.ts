@@ -15,6 +15,7 @@ import {
 } from './accounts';
 import { hashPassword, verifyDummyPassword, verifyPassword } from './password';
 import type { LoginInput, RegisterInput } from './schemas';
+import { recordSignInFailure } from './sign-in-audit';
 import { openSignInSession } from './two-factor-signin';
 import { loginKeys, loginRules, registerRules, THROTTLED_LOGIN } from './limits';
 import { generateToken, hashToken } from './tokens';
@@ -139,9 +140,16 @@ export async function loginWithPassword(db: Db, input: LoginInput, client: { ip:
   const hitIds = await enforce(db, loginRules(input.email, client.ip), THROTTLED_LOGIN);
   const [u] = await db.select().from(users).where(eq(users.email, input.email)).limit(1);
   const ok = u?.password ? await verifyPassword(u.password, input.password) : await verifyDummyPassword(input.password);
-  if (!u || !ok) throw new AppError(401, INVALID_CREDENTIALS, 'invalid_credentials');
+  const attempt = { userId: u?.id ?? null, email: input.email, method: 'password' as const, ip: client.ip };
+  if (!u || !ok) {
+    await recordSignInFailure(db, { ...attempt, reason: 'invalid_credentials' });
+    throw new AppError(401, INVALID_CREDENTIALS, 'invalid_credentials');
+  }
   await undo(db, hitIds);
-  if (u.accountStatus !== 'active') throw accountStateError(u.accountStatus);
+  if (u.accountStatus !== 'active') {
+    await recordSignInFailure(db, { ...attempt, reason: `account_${u.accountStatus}` });
+    throw accountStateError(u.accountStatus);
+  }
   const keys = loginKeys(input.email, client.ip);
   await forget(db, [keys.accountAndAddress, keys.address]);
   // The session owes the two-factor code or set-up when those apply (session.stage).

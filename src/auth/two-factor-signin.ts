@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/service';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
@@ -7,6 +8,7 @@ import { recordMemberSignIn } from '../team/service';
 import { publicUser, type UserRow } from './accounts';
 import { THROTTLED_CODES, twoFactorRules } from './limits';
 import { createSession, type SessionStage } from './sessions';
+import { recordSignInFailure } from './sign-in-audit';
 import { hashToken } from './tokens';
 import { type CodeRequester, consumeCode, INVALID_CODE, readTwoFactorRules, recordTwoFactorEvent } from './two-factor';
 
@@ -37,10 +39,15 @@ export async function openSignInSession(
   via: 'password' | 'external',
   client: { ip: string; userAgent?: string },
 ) {
-  const stage = await signInStage(db, u, via);
-  const session = await createSession(db, u.id, { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) }, stage);
-  if (stage !== 'two_factor') await recordMemberSignIn(db, u.email);
-  return { ...session, stage };
+  return db.transaction(async (tx) => {
+    const stage = await signInStage(tx, u, via);
+    const meta = { ip: client.ip, userAgent: client.userAgent?.slice(0, 300) };
+    const session = await createSession(tx, u.id, meta, stage);
+    if (stage !== 'two_factor') await recordMemberSignIn(tx, u.email);
+    const details = { method: via, ip: client.ip, ...(stage ? { owes: stage } : {}) };
+    await recordAudit(tx, { actorId: u.id, action: 'user.sign_in', entityType: 'user', entityId: u.id, details });
+    return { ...session, stage };
+  });
 }
 
 /** The sign-in behind a session token that waits for its two-factor code (unexpired, account active), or null. */
@@ -87,6 +94,9 @@ function tryCode(db: Db, sid: string, code: string, by: CodeRequester): Promise<
     const used = await consumeCode(tx, u, code);
     if (!used) {
       const failed = s.failedCodes + 1;
+      const attempt = { userId: u.id, email: u.email, method: 'two_factor' as const, ip: by.client.ip };
+      const reason = failed >= MAX_WRONG_CODES ? 'too_many_wrong_codes' : 'invalid_code';
+      await recordSignInFailure(tx, { ...attempt, reason });
       if (failed >= MAX_WRONG_CODES) {
         await tx.delete(sessions).where(eq(sessions.sid, sid));
         return { kind: 'locked' };
@@ -97,6 +107,8 @@ function tryCode(db: Db, sid: string, code: string, by: CodeRequester): Promise<
     await tx.delete(sessions).where(eq(sessions.sid, sid));
     const { token } = await createSession(tx, u.id, s.sess);
     if (used === 'recovery') await recordTwoFactorEvent(tx, u.id, 'recovery_code_used', by);
+    const details = { method: 'two_factor', ip: by.client.ip };
+    await recordAudit(tx, { actorId: u.id, action: 'user.sign_in', entityType: 'user', entityId: u.id, details });
     return { kind: 'ok', token, user: u };
   });
 }

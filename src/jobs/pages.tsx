@@ -58,7 +58,7 @@ export function jobsPages() {
 
   app.post('/admin/jobs/:name/run', allow('jobs.run'), validate('param', runParams), async (c) => {
     const { name } = c.req.valid('param');
-    const outcome = await runJobNow(c.var.deps, name);
+    const outcome = await runJobNow(c.var.deps, name, c.var.user!.id);
     c.var.logger.info({ job: name, status: outcome.status, by: c.var.user!.id }, 'job run on request');
     if (isHtmx(c)) {
       triggerToast(c, noticeText(name, outcome.status), outcome.message, NOTICE[outcome.status]);

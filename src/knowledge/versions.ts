@@ -144,6 +144,13 @@ export async function restoreVersion(
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, `Restored from version ${source.version}`);
     await itemSaved(tx, space, row, actorId, 'restored');
+    await recordAudit(tx, {
+      actorId,
+      action: `${SPACES[space].audit.action}.restore`,
+      entityType: SPACES[space].audit.entityType,
+      entityId: id,
+      details: { title: source.title, fromVersion: source.version, version: row.version },
+    });
     if (current.deletedAt) {
       await recordAudit(tx, {
         actorId,

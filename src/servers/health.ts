@@ -59,6 +59,16 @@ export async function probeServer(
         unannounced: notable,
       })
       .returning({ id: healthChecks.id });
+    if (opts.actorId) {
+      const details = { status, from: server.status, error: probe.error };
+      await recordAudit(tx, {
+        actorId: opts.actorId,
+        action: 'server.check',
+        entityType: 'server',
+        entityId: serverId,
+        details,
+      });
+    }
     if (changed) {
       await recordAudit(tx, {
         actorId: opts.actorId ?? null,

@@ -111,8 +111,12 @@ function rethrowUnique(err: unknown, name: string): never {
   throw err;
 }
 
+/** createServer in one transaction: the change and its audit event are stored together or not at all. */
+export const createServer = (db: Db, input: ServerInput, actorId: string | null = null): Promise<Server> =>
+  db.transaction((tx) => createServerInTx(tx, input, actorId));
+
 /** Adds a server; names are unique (409). */
-export async function createServer(db: Db, input: ServerInput, actorId: string | null = null): Promise<Server> {
+async function createServerInTx(db: Db, input: ServerInput, actorId: string | null = null): Promise<Server> {
   await assertNameFree(db, input.name);
   const row = await db
     .insert(servers)
@@ -130,8 +134,12 @@ export async function createServer(db: Db, input: ServerInput, actorId: string |
   return toServer(row);
 }
 
+/** updateServer in one transaction: the change and its audit event are stored together or not at all. */
+export const updateServer = (db: Db, id: string, input: ServerInput, actorId: string | null = null): Promise<Server> =>
+  db.transaction((tx) => updateServerInTx(tx, id, input, actorId));
+
 /** Replaces a server's form fields; a status change stamps status_changed_at. */
-export async function updateServer(
+async function updateServerInTx(
   db: Db,
   id: string,
   input: ServerInput,
@@ -157,8 +165,12 @@ export async function updateServer(
   return toServer(row);
 }
 
+/** deleteServer in one transaction: the change and its audit event are stored together or not at all. */
+export const deleteServer = (db: Db, id: string, actorId: string | null = null): Promise<void> =>
+  db.transaction((tx) => deleteServerInTx(tx, id, actorId));
+
 /** Deletes a server (its links and health history go with it). */
-export async function deleteServer(db: Db, id: string, actorId: string | null = null): Promise<void> {
+async function deleteServerInTx(db: Db, id: string, actorId: string | null = null): Promise<void> {
   const server = await requireServer(db, id);
   await db.delete(servers).where(eq(servers.id, id));
   await recordAudit(db, {

@@ -37,11 +37,15 @@ async function checkServersExist(db: Db, ids: string[]): Promise<void> {
   if (missing.length) throw badRequest(`No server has the id ${missing.join(', ')}.`);
 }
 
+/** createApiToken in one transaction: the change and its audit event are stored together or not at all. */
+export const createApiToken = (db: Db, input: TokenInput, actorId: string): Promise<ApiTokenInfo & { token: string }> =>
+  db.transaction((tx) => createApiTokenInTx(tx, input, actorId));
+
 /**
  * Creates an agent token for some servers; the plain token is returned once, only its sha256 is stored. An agent
  * on one box can then only report for the servers it was given, never for (or hide) another.
  */
-export async function createApiToken(
+async function createApiTokenInTx(
   db: Db,
   input: TokenInput,
   actorId: string,
@@ -68,8 +72,12 @@ export async function listApiTokens(db: Db): Promise<ApiTokenInfo[]> {
   return (await db.select().from(apiTokens).where(metrics).orderBy(desc(apiTokens.createdAt))).map(toInfo);
 }
 
+/** revokeApiToken in one transaction: the change and its audit event are stored together or not at all. */
+export const revokeApiToken = (db: Db, id: string, actorId: string): Promise<void> =>
+  db.transaction((tx) => revokeApiTokenInTx(tx, id, actorId));
+
 /** Revokes a metrics token; revoked tokens are refused from then on. */
-export async function revokeApiToken(db: Db, id: string, actorId: string): Promise<void> {
+async function revokeApiTokenInTx(db: Db, id: string, actorId: string): Promise<void> {
   if (!isUuid(id)) throw notFound('Token not found.');
   const [row] = await db
     .update(apiTokens)

@@ -50,8 +50,15 @@ const ownLive = (userId: string) =>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** createPersonalToken in one transaction: the change and its audit event are stored together or not at all. */
+export const createPersonalToken = (
+  db: Db,
+  userId: string,
+  input: NewPersonalToken,
+): Promise<PersonalToken & { token: string }> => db.transaction((tx) => createPersonalTokenInTx(tx, userId, input));
+
 /** Creates a personal token for its owner; the answer carries the plain token, the only time it is seen. */
-export async function createPersonalToken(
+async function createPersonalTokenInTx(
   db: Db,
   userId: string,
   input: NewPersonalToken,
@@ -85,8 +92,12 @@ export async function listPersonalTokens(db: Db, userId: string): Promise<Person
   return rows.map(toToken);
 }
 
+/** revokePersonalToken in one transaction: the change and its audit event are stored together or not at all. */
+export const revokePersonalToken = (db: Db, userId: string, id: string): Promise<void> =>
+  db.transaction((tx) => revokePersonalTokenInTx(tx, userId, id));
+
 /** Revokes one of the user's own tokens; another user's (or an unknown, or a revoked) id is 404. */
-export async function revokePersonalToken(db: Db, userId: string, id: string): Promise<void> {
+async function revokePersonalTokenInTx(db: Db, userId: string, id: string): Promise<void> {
   if (!UUID.test(id)) throw notFound('Token not found.');
   const [row] = await db
     .update(apiTokens)

@@ -7,7 +7,8 @@
  * content, its latency against the same bytes served as a static file (on PostgreSQL at 5,000 items, before the
  * other 45,000 are seeded, and at 50,000), and on PostgreSQL Lighthouse mobile and a slow phone.
  * On PostgreSQL, then, what the permission filter costs a non-admin reader (tests/bench/permissions.ts).
- * `npm run bench -- permissions` runs that table alone (BENCH_ITEMS items, default 50,000).
+ * `npm run bench -- permissions` runs that table alone (BENCH_ITEMS items, default 50,000); `npm run bench -- audit`
+ * the audit trail's at 1,000,000 events (tests/bench/audit.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { itemHref } from '../../src/knowledge/shared';
 import { freePort, launchBrowser } from '../helpers/browser';
 import { lighthouseMobile } from './lighthouse';
 import { latency, pageWeight } from './measure';
+import { auditBench, printAuditBench } from './audit';
 import { permissionCost, printPermissionCost } from './permissions';
 import { ReadBudgets } from './read-budgets';
 import { latencyAgainstStatic, readPageWeight } from './read-page';
@@ -112,11 +114,14 @@ async function settle(database: Database) {
 }
 
 /** Serves the seeded database from src/main.ts for the length of `measure`, then stops it whatever happened. */
-async function withServer<T>(env: Record<string, string>, measure: (url: string) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  env: Record<string, string>,
+  measure: (url: string, pid: number) => Promise<T>,
+): Promise<T> {
   const port = await freePort();
   const server = await startMain(port, env);
   try {
-    return await measure(`http://127.0.0.1:${port}`);
+    return await measure(`http://127.0.0.1:${port}`, server.pid!);
   } finally {
     await stopMain(server);
   }
@@ -275,18 +280,32 @@ async function phoneRuns(pageUrl: string, cookie: string) {
   }
 }
 
-/** A fresh database opshub_bench on the server at `url`; returns it opened and its URL. */
-async function freshPostgres(url: string): Promise<{ database: Database; url: string }> {
+/** A fresh database (opshub_bench unless named) on the server at `url`; returns it opened and its URL. */
+async function freshPostgres(url: string, name = 'opshub_bench'): Promise<{ database: Database; url: string }> {
   const admin = openPostgres(url, { max: 1 });
-  await admin.pool!.query('drop database if exists opshub_bench with (force)');
-  await admin.pool!.query('create database opshub_bench');
+  await admin.pool!.query(`drop database if exists ${name} with (force)`);
+  await admin.pool!.query(`create database ${name}`);
   await admin.close();
   const target = new URL(url);
-  target.pathname = '/opshub_bench';
+  target.pathname = `/${name}`;
   return { database: openPostgres(target.toString(), { max: 10 }), url: target.toString() };
 }
 
+/** `npm run bench -- audit`: the audit trail's table alone, on a fresh PostgreSQL database (tests/bench/audit.ts). */
+async function auditOnly() {
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const pg = await freshPostgres(url, 'opshub_bench_audit');
+  await runMigrations(pg.database);
+  await pg.database.close();
+  const env = { DATABASE_URL: pg.url };
+  printAuditBench('PostgreSQL 15', await auditBench(pg.url, (measure) => withServer(env, measure)));
+}
+
 const only = process.argv[2];
+if (only === 'audit') {
+  await auditOnly();
+  process.exit(0);
+}
 if (only === 'permissions') {
   await permissionsOnly(Number(process.env.BENCH_ITEMS ?? 50_000));
   process.exit(0);

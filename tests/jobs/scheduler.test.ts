@@ -45,6 +45,7 @@ describe('scheduler', () => {
     const config = jobsConfig({ HEALTH_CHECK_CRON: '*/2 * * * *', HEALTH_REPORT_CRON: 'off' });
     const scheduler = testScheduler(database, { config });
     expect(scheduler.start().sort()).toEqual([
+      'audit-retention',
       'health-checks',
       'mail-delivery',
       'notification-mail',

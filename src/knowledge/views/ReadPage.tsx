@@ -103,6 +103,9 @@ function Actions(props: Pick<ReadPageProps, 'space' | 'read' | 'back' | 'actions
           Delete
         </a>
       )}
+      <a className="btn btn--secondary btn--sm" href={`${path}/${item.id}/activity`}>
+        Activity
+      </a>
       {actions.history && (
         <>
           {/* Last in the row: it appears once the script runs, and moves nothing before it. */}

@@ -174,6 +174,9 @@ export function ServerDetail(props: ServerDetailProps) {
           ← Back to Infrastructure
         </a>
         <span className="spacer" />
+        <a className="btn btn--ghost" href={`/infrastructure/${server.id}/activity`}>
+          Activity
+        </a>
         {props.canWrite && (
           <form method="post" action={`/infrastructure/${server.id}/health-check`}>
             <button type="submit" className="btn" disabled={server.status === 'maintenance'}>
