@@ -44,8 +44,8 @@ function commentApi() {
   });
   app.delete('/:id', async (c) => {
     const { db } = c.var.deps;
-    const { item } = await commentFor(db, c.var.user, c.req.param('id'));
-    await deleteComment(db, item, user(c), c.req.param('id'));
+    const { item, space } = await commentFor(db, c.var.user, c.req.param('id'));
+    await deleteComment(db, space, item, user(c), c.req.param('id'));
     return c.json({ message: 'Comment deleted.' });
   });
   for (const [action, resolved] of [
@@ -54,8 +54,8 @@ function commentApi() {
   ] as const) {
     app.post(`/:id/${action}`, async (c) => {
       const { db } = c.var.deps;
-      const { item } = await commentFor(db, c.var.user, c.req.param('id'));
-      await setResolved(db, item, user(c), c.req.param('id'), resolved);
+      const { item, space } = await commentFor(db, c.var.user, c.req.param('id'));
+      await setResolved(db, space, item, user(c), c.req.param('id'), resolved);
       return c.json(await getComment(db, c.var.user, item, c.req.param('id')));
     });
   }

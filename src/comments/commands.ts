@@ -57,12 +57,13 @@ async function notifyMentioned(tx: Db, space: Space, item: Item, actor: User, co
   });
 }
 
-const audit = (tx: Db, actor: User, action: string, commentId: string, details: Record<string, unknown>) =>
+/** A comment's event belongs to its item's trail (the item's Activity lists it); the comment is named in details. */
+const audit = (tx: Db, space: Space, item: Item, actor: User, action: string, details: Record<string, unknown>) =>
   recordAudit(tx, {
     actorId: actor.id,
     action: `comment.${action}`,
-    entityType: 'comment',
-    entityId: commentId,
+    entityType: SPACES[space].audit.entityType,
+    entityId: item.id,
     details,
   });
 
@@ -106,7 +107,7 @@ export async function createComment(
       })
       .returning({ id: comments.id });
     await countComments(tx, item.id, 1);
-    await audit(tx, actor, 'created', row.id, { documentId: item.id, parentId });
+    await audit(tx, space, item, actor, 'created', { commentId: row.id, parentId });
     const name = await nameOf(tx, actor.id);
     await notifyWatchers(tx, item, {
       kind: 'comment',
@@ -145,7 +146,7 @@ export async function editComment(db: Db, space: Space, item: Item, actor: User,
     const current = await lockComment(tx, id);
     if (!mayEdit(actor, current)) throw forbidden('Only its author or an admin may edit a comment.');
     await tx.update(comments).set({ body, updatedAt: new Date() }).where(eq(comments.id, id));
-    await audit(tx, actor, 'updated', id, { documentId: item.id });
+    await audit(tx, space, item, actor, 'updated', { commentId: id });
     const before = new Set(mentionedEmails(current.body));
     const added = mentionedEmails(body).filter((e) => !before.has(e));
     await notifyMentioned(tx, space, item, actor, id, added);
@@ -153,7 +154,7 @@ export async function editComment(db: Db, space: Space, item: Item, actor: User,
 }
 
 /** Deletes a comment (its author or an admin); a root takes its replies with it. */
-export async function deleteComment(db: Db, item: Item, actor: User, id: string): Promise<void> {
+export async function deleteComment(db: Db, space: Space, item: Item, actor: User, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const current = await lockComment(tx, id);
     if (!mayEdit(actor, current)) throw forbidden('Only its author or an admin may delete a comment.');
@@ -162,12 +163,19 @@ export async function deleteComment(db: Db, item: Item, actor: User, id: string)
     const replies = gone.length;
     await tx.delete(comments).where(eq(comments.id, id));
     await countComments(tx, item.id, -(1 + replies));
-    await audit(tx, actor, 'deleted', id, { documentId: item.id, parentId: current.parentId, replies });
+    await audit(tx, space, item, actor, 'deleted', { commentId: id, parentId: current.parentId, replies });
   });
 }
 
 /** Resolves (or reopens) a thread: its author, the item's owner or an admin; the same state again changes nothing. */
-export async function setResolved(db: Db, item: Item, actor: User, id: string, resolved: boolean): Promise<void> {
+export async function setResolved(
+  db: Db,
+  space: Space,
+  item: Item,
+  actor: User,
+  id: string,
+  resolved: boolean,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const root = await lockComment(tx, id);
     if (root.parentId) throw badRequest('Resolve the thread through its first comment, not a reply.');
@@ -183,6 +191,6 @@ export async function setResolved(db: Db, item: Item, actor: User, id: string, r
         updatedAt: sql`${comments.updatedAt}`,
       })
       .where(eq(comments.id, id));
-    await audit(tx, actor, resolved ? 'resolved' : 'reopened', id, { documentId: item.id });
+    await audit(tx, space, item, actor, resolved ? 'resolved' : 'reopened', { commentId: id });
   });
 }

@@ -87,14 +87,14 @@ async function change(c: Context<AppEnv>, action: CommentAction) {
   const id = c.req.param('id') ?? '';
   const { item, space } = await commentFor(db, user, id);
   if (action === 'delete') {
-    await deleteComment(db, item, user, id);
+    await deleteComment(db, space, item, user, id);
     return done(c, space, item, 'comments');
   }
   if (action === 'edit') {
     const form = await readForm(c, editCommentInput);
     if (!form.ok) return answer(c, space, item, { error: Object.values(form.errors)[0] });
     await editComment(db, space, item, user, id, form.data.body);
-  } else await setResolved(db, item, user, id, action === 'resolve');
+  } else await setResolved(db, space, item, user, id, action === 'resolve');
   return done(c, space, item, commentAnchor(id));
 }
 

@@ -58,6 +58,22 @@ function fieldsOf(input: DocumentInput) {
   };
 }
 
+/** The audit event of a create or an update (knowledge.create, document.update …), in the save's transaction. */
+const recordItemEvent = (
+  tx: Db,
+  space: Space,
+  verb: 'create' | 'update',
+  row: { id: string; title: string; version: number; state: string },
+  actorId: string | null,
+) =>
+  recordAudit(tx, {
+    actorId,
+    action: `${SPACES[space].audit.action}.${verb}`,
+    entityType: SPACES[space].audit.entityType,
+    entityId: row.id,
+    details: { title: row.title, version: row.version, state: row.state },
+  });
+
 /** Creates an item at version 1 with its first version row ("Created"). */
 export async function createItem(db: Db, space: Space, input: DocumentInput, actorId: string | null): Promise<Item> {
   const id = await db.transaction(async (tx) => {
@@ -75,6 +91,7 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
       })
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, 'Created');
+    await recordItemEvent(tx, space, 'create', row, actorId);
     if (actorId) await watchItem(tx, row.id, actorId);
     return row.id;
   });
@@ -112,6 +129,7 @@ export async function updateItem(
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
+    await recordItemEvent(tx, space, 'update', row, actorId);
     await itemSaved(tx, space, row, actorId, 'updated');
   });
   return (await getItem(db, space, id))!;

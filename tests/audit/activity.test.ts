@@ -5,7 +5,7 @@ import { documents } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
 import { itemHref } from '../../src/knowledge/shared';
 import { createServer } from '../../src/servers/service';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
 /**
@@ -103,6 +103,30 @@ describe('an item’s Activity', () => {
     await get(`/knowledge-base/${item.id}/activity?cursor=nope`, viewer.cookie, 400);
     const signedOut = await t.app.request(`/knowledge-base/${item.id}/activity`);
     expect([302, 303, 401]).toContain(signedOut.status);
+  });
+
+  it('lists the item’s own create, update and comment events, each recorded by the change itself', async () => {
+    const json = (method: string, path: string, body: unknown) =>
+      t.app.request(path, {
+        method,
+        headers: { Cookie: owner.cookie, Origin: TEST_ORIGIN, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const created = await json('POST', '/api/knowledge-base', { title: 'Audited item', content: 'One.' });
+    expect(created.status).toBe(201);
+    const item = (await created.json()) as { id: string; version: number };
+    const updated = await json('PUT', `/api/knowledge-base/${item.id}`, {
+      title: 'Audited item',
+      content: 'Two.',
+      version: item.version,
+    });
+    expect(updated.status).toBe(200);
+    expect((await json('POST', `/api/knowledge-base/${item.id}/comments`, { body: 'Looks right.' })).status).toBe(201);
+    const page = await get(`/knowledge-base/${item.id}/activity`, viewer.cookie);
+    const at = (action: string) => page.indexOf(`>${action}<`);
+    expect(at('comment.created')).toBeGreaterThan(-1);
+    expect(at('knowledge.update')).toBeGreaterThan(at('comment.created'));
+    expect(at('knowledge.create')).toBeGreaterThan(at('knowledge.update'));
   });
 
   it('is linked from the item’s read page', async () => {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, documents, documentShares, documentWatchers, notifications } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
@@ -257,12 +257,19 @@ describe('audit', () => {
     const rows = await t.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.entityType, 'comment'), eq(auditLog.entityId, c.id)));
+      .where(
+        and(
+          eq(auditLog.entityType, 'knowledge_item'),
+          eq(auditLog.entityId, item.id),
+          sql`${auditLog.action} like 'comment.%'`,
+        ),
+      );
     expect(rows.map((r) => r.action).sort()).toEqual(
       ['comment.created', 'comment.deleted', 'comment.reopened', 'comment.resolved', 'comment.updated'].sort(),
     );
-    expect(
-      rows.every((r) => r.actorId === editor.id && (r.details as { documentId?: string }).documentId === item.id),
-    ).toBe(true);
+    // Each names the comment and belongs to the item's trail (its Activity page).
+    expect(rows.every((r) => r.actorId === editor.id && (r.details as { commentId?: string }).commentId === c.id)).toBe(
+      true,
+    );
   });
 });
