@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { forbidden, badRequest, notFound } from '../http/errors';
+import { enforce } from '../http/rate-limit';
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { comments, users } from '../db/schema';
@@ -85,6 +86,16 @@ async function threadRoot(tx: Db, itemId: string, parentId: string): Promise<str
   return root.id;
 }
 
+/** Comments and edits a person may post in ten minutes: each may tell watchers and mentioned people. */
+export const COMMENTS_PER_TEN_MINUTES = { limit: 60, windowSeconds: 600 } as const;
+
+const limitComments = (db: Db, actor: User) =>
+  enforce(
+    db,
+    [{ key: `comment:${actor.id}`, ...COMMENTS_PER_TEN_MINUTES }],
+    'Too many comments in a short time. Try again in a few minutes.',
+  );
+
 /** Posts a comment or a reply; returns its id. */
 export async function createComment(
   db: Db,
@@ -93,6 +104,7 @@ export async function createComment(
   actor: User,
   input: NewCommentInput,
 ): Promise<string> {
+  await limitComments(db, actor);
   return db.transaction(async (tx) => {
     const parentId = input.parentId ? await threadRoot(tx, item.id, input.parentId) : null;
     const [row] = await tx
@@ -142,6 +154,7 @@ async function lockComment(tx: Db, id: string): Promise<CommentRow> {
 
 /** Changes a comment's body (its author or an admin); only people it newly mentions are told. */
 export async function editComment(db: Db, space: Space, item: Item, actor: User, id: string, body: string) {
+  await limitComments(db, actor);
   await db.transaction(async (tx) => {
     const current = await lockComment(tx, id);
     if (!mayEdit(actor, current)) throw forbidden('Only its author or an admin may edit a comment.');

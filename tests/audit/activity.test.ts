@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../src/audit/service';
-import { documents } from '../../src/db/schema';
+import { auditLog, documents } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
 import { itemHref } from '../../src/knowledge/shared';
 import { createServer } from '../../src/servers/service';
@@ -45,11 +45,13 @@ describe('an item’s Activity', () => {
       entityId: item.id,
       details: { secret: 'only-for-auditors' },
     });
-    await recordAudit(t.db, {
+    // A second later, explicitly: two events in the same microsecond would be ordered by their random ids.
+    await t.db.insert(auditLog).values({
       actorId: owner.id,
       action: 'knowledge.second',
       entityType: 'knowledge_item',
       entityId: item.id,
+      createdAt: new Date(Date.now() + 1000),
     });
     await recordAudit(t.db, {
       actorId: owner.id,

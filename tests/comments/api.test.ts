@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, documents, documentShares, documentWatchers, notifications } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
 import { COMMENT_MAX } from '../../src/comments/shared';
+import { COMMENTS_PER_TEN_MINUTES } from '../../src/comments/commands';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -270,6 +271,24 @@ describe('audit', () => {
     // Each names the comment and belongs to the item's trail (its Activity page).
     expect(rows.every((r) => r.actorId === editor.id && (r.details as { commentId?: string }).commentId === c.id)).toBe(
       true,
+    );
+  });
+});
+
+describe('rate limit', () => {
+  it('refuses the comment after the limit with 429 { message }; other people still comment', async () => {
+    const item = await newItem('Busy thread');
+    const chatty = await createSignedInUser(t.db, { role: 'viewer' });
+    for (let i = 0; i < COMMENTS_PER_TEN_MINUTES.limit; i++) {
+      expect((await req(chatty, 'POST', `${base}/${item.id}/comments`, { body: `Note ${i}` })).status).toBe(201);
+    }
+    const refused = await req(chatty, 'POST', `${base}/${item.id}/comments`, { body: 'One more' });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      'Too many comments in a short time. Try again in a few minutes.',
+    );
+    expect((await req(editor, 'POST', `${base}/${item.id}/comments`, { body: 'Still open to others' })).status).toBe(
+      201,
     );
   });
 });
