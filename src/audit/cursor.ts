@@ -19,6 +19,9 @@ export function decodeCursor(text: string): AuditCursor | undefined {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
   const [createdAt, id, extra] = Buffer.from(text, 'base64url').toString('utf8').split('|');
   if (extra !== undefined || !TIMESTAMP.test(createdAt ?? '') || !UUID.test(id ?? '')) return undefined;
-  if (Number.isNaN(Date.parse(createdAt))) return undefined;
+  // A real instant PostgreSQL accepts: no 31 February (Date would roll it over), no year 0.
+  const parsed = new Date(createdAt);
+  if (Number.isNaN(parsed.getTime()) || parsed.getUTCFullYear() < 1) return undefined;
+  if (parsed.toISOString().slice(0, 19) !== createdAt.slice(0, 19)) return undefined;
   return { createdAt, id };
 }

@@ -6,7 +6,7 @@ const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
 const DAY = /^[12]\d{3}-\d{2}-\d{2}$/;
-const INSTANT = /^[12]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+const INSTANT = /^[12]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-](0\d|1[0-5]):[0-5]\d)$/;
 
 /** A calendar day that exists (no 30 February): it survives a round trip through Date. */
 const realDay = (day: string) => {

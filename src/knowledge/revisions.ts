@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { documents, documentVersions } from '../db/schema';
@@ -42,26 +42,58 @@ export async function publishRevision(db: Db, current: ItemRow, actorId: string,
 export const hasNewerDraft = (item: Pick<Item, 'version' | 'publishedVersion'>) =>
   item.publishedVersion !== null && item.publishedVersion !== item.version;
 
+type PublishedRow = { title: string; content: string; snapshot: unknown };
+
+/** The item with a published version's title, content and snapshot fields: published, at that version. */
+function withPublished(item: Item, published: PublishedRow): Item {
+  const snapshot = (published.snapshot ?? {}) as Partial<Record<(typeof SNAPSHOT_FIELDS)[number], unknown>>;
+  const fields = Object.fromEntries(
+    SNAPSHOT_FIELDS.filter((k) => k !== 'isPublished' && k in snapshot).map((k) => [k, snapshot[k]]),
+  );
+  return {
+    ...item,
+    ...fields,
+    title: published.title,
+    content: published.content,
+    version: item.publishedVersion!,
+    // This is the published revision: spec clients that filter on isPublished keep seeing the item.
+    state: 'published',
+    isPublished: true,
+  };
+}
+
 /**
  * The item as readers see it: the published revision's title, content and fields when a newer one is a draft or in
  * review (its version is then the published one); the item itself otherwise.
  */
 export async function publishedView(db: Db, item: Item): Promise<Item> {
-  if (!hasNewerDraft(item)) return item;
-  const [published] = await db
+  return (await publishedViews(db, [item]))[0];
+}
+
+/** publishedView for a list of items, with one query for those whose newer revision waits. */
+export async function publishedViews(db: Db, items: Item[]): Promise<Item[]> {
+  const waiting = items.filter(hasNewerDraft);
+  if (!waiting.length) return items;
+  const rows = await db
     .select({
+      documentId: documentVersions.documentId,
       title: documentVersions.title,
       content: documentVersions.content,
       snapshot: documentVersions.snapshot,
     })
     .from(documentVersions)
-    .where(and(eq(documentVersions.documentId, item.id), eq(documentVersions.version, item.publishedVersion!)));
-  if (!published) return item;
-  const snapshot = (published.snapshot ?? {}) as Partial<Record<(typeof SNAPSHOT_FIELDS)[number], unknown>>;
-  const fields = Object.fromEntries(
-    SNAPSHOT_FIELDS.filter((k) => k !== 'isPublished' && k in snapshot).map((k) => [k, snapshot[k]]),
-  );
-  return { ...item, ...fields, title: published.title, content: published.content, version: item.publishedVersion! };
+    .where(
+      or(
+        ...waiting.map((i) =>
+          and(eq(documentVersions.documentId, i.id), eq(documentVersions.version, i.publishedVersion!)),
+        ),
+      ),
+    );
+  const published = new Map(rows.map((r) => [r.documentId, r]));
+  return items.map((item) => {
+    const row = hasNewerDraft(item) ? published.get(item.id) : undefined;
+    return row ? withPublished(item, row) : item;
+  });
 }
 
 /** Those who may edit an item or review it may open its draft revision. */

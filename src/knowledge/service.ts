@@ -32,6 +32,7 @@ export {
 } from './watchers';
 export { readableBy } from './access';
 export { hasNewerDraft, lockItem, publishRevision, publishedView, setItemState } from './revisions';
+import { publishedViews } from './revisions';
 
 export interface ListFilters {
   q?: string;
@@ -182,7 +183,9 @@ export async function listItems(db: Db, space: Space, filters: ListFilters = {})
     .where(filterWhere(space, filters))
     .orderBy(desc(documents.updatedAt))
     .limit(filters.limit ?? 5000);
-  return rows.map(toItem);
+  // Readers see an item's published revision while a newer one waits for review (the editor opens the newest).
+  const items = await publishedViews(db, rows.map(toItem));
+  return filters.summary ? items.map((i) => ({ ...i, content: '', formModel: null })) : items;
 }
 
 /** Id, title and category of the newest live items matching the filters (the category view's tree). */

@@ -9,6 +9,7 @@ import { getItem, isUuid, lockRow, writeVersion } from './items';
 import { itemColumns, snapshotOf, type ItemRow } from './rows';
 import type { Item, Space, VersionItem } from './schemas';
 import { SPACES } from './shared';
+import { hasNewerDraft, mayOpenDraft } from './revisions';
 import { itemSaved } from './watchers';
 import { reviewsByVersion, savedRevisionState } from '../reviews/service';
 
@@ -68,7 +69,10 @@ export async function listVersions(db: Db, space: Space, id: string, actor: Acto
     .where(eq(documentVersions.documentId, id))
     .orderBy(desc(documentVersions.version));
   const reviews = await reviewsByVersion(db, id);
-  return rows.map((r) => ({
+  // Revisions newer than the published one are drafts: only those who may edit or review the item see them.
+  const draftsHidden = hasNewerDraft(item) && !(await mayOpenDraft(db, actor, item));
+  const shown = draftsHidden ? rows.filter((r) => r.version <= item.publishedVersion!) : rows;
+  return shown.map((r) => ({
     ...revisionMarks(item, r.version),
     ...(reviews.has(r.version) ? { reviews: reviews.get(r.version) } : {}),
     id: r.id,

@@ -29,7 +29,7 @@ async function inbox(c: Context<AppEnv>, limit: number) {
 }
 
 /** A notification's own link: an in-app path only (never another site). */
-const inAppPath = (link: string) => (link.startsWith('/') && !link.startsWith('//') ? link : '/notifications');
+const inAppPath = (link: string) => (/^\/(?![/\\])/.test(link) ? link : '/notifications');
 
 /**
  * The bell: GET /api/me/notifications, POST /api/me/notifications/read { ids? }; the /notifications page, the bell's

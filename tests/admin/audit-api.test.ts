@@ -175,6 +175,16 @@ describe('bad input is 400 { message }', () => {
     ['cursor=not-ours', 'cursor'],
     [`cursor=${Buffer.from('2031-01-01T00:00:00.000000Z|x').toString('base64url')}`, 'cursor'],
     [`cursor=${Buffer.from('yesterday|00000000-0000-0000-0000-000000000000').toString('base64url')}`, 'cursor'],
+    // Shaped right but not a real instant (Date would roll 31 February over; PostgreSQL refuses it): 400, not 500.
+    [
+      `cursor=${Buffer.from('2026-02-31T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`,
+      'cursor',
+    ],
+    [
+      `cursor=${Buffer.from('0000-01-01T00:00:00.000000Z|00000000-0000-0000-0000-000000000000').toString('base64url')}`,
+      'cursor',
+    ],
+    ['from=2026-01-01T10:00%2B23:59', 'from'],
     ['from=2031-02-30', 'from'],
     ['from=yesterday', 'from'],
     ['to=2031-13-01', 'to'],

@@ -64,6 +64,9 @@ describe('knowledge/shared: the browser-safe model', () => {
     expect(itemSlug('日本語')).toBe('');
     expect(itemSlug('Edit')).toBe('');
     expect(itemSlug('delete')).toBe('');
+    expect(itemSlug('Activity')).toBe('');
+    expect(itemSlug('Comments')).toBe('');
+    expect(itemSlug('Versions')).toBe('');
     expect(itemSlug('Edit the runbook')).toBe('edit-the-runbook');
     const long = itemSlug('Rebuild the primary PostgreSQL replica after a failover in the secondary datacentre');
     expect(long.length).toBeLessThanOrEqual(60);

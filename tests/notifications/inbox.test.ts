@@ -158,6 +158,17 @@ describe('the bell: badge, panel, page', () => {
     // Someone else's notification, or no uuid: 404.
     expect((await page(ada, `/notifications/${newest.id}`)).status).toBe(404);
     expect((await page(frank, '/notifications/nope')).status).toBe(404);
+    // A stored link that a browser would read as another site (/\\host is //host) opens the list instead.
+    await notifyUsers(t.db, {
+      userIds: [frank.id],
+      kind: 'item_changed',
+      actorId: ada.id,
+      text: 'Odd link',
+      link: '/\\evil.example/',
+    });
+    const [odd] = (await inbox(frank)).notifications;
+    expect(odd.text).toBe('Odd link');
+    expect((await page(frank, `/notifications/${odd.id}`)).headers.get('location')).toBe('/notifications');
   });
 
   it('Mark all as read: back to the page without JavaScript, the panel with its badge to htmx', async () => {

@@ -280,6 +280,22 @@ describe('readers and the draft revision', () => {
     const page = await (await req(viewer, 'GET', `/knowledge-base/${item.id}`)).text();
     expect(page).toContain('Published text.');
     expect(page).not.toContain('Draft text.');
+    // The published revision is published: spec clients filtering on isPublished keep seeing it.
+    const shown = await json<Item>(viewer, 'GET', `${base}/${item.id}`);
+    expect(shown).toMatchObject({ state: 'published', isPublished: true });
+    // Lists answer the published revision too (what they match a search on is the newest text).
+    const listed = await json<Item[]>(viewer, 'GET', base);
+    expect(listed.find((i) => i.id === item.id)).toMatchObject({
+      title: 'Restart the mail relay',
+      content: 'Published text.',
+      version: 2,
+      isPublished: true,
+    });
+    // Version History: the draft revision only for those who may edit or review the item.
+    const versionsOf = async (who: TestUser) =>
+      (await json<{ version: number }[]>(who, 'GET', `${base}/${item.id}/versions`)).map((v) => v.version);
+    expect(await versionsOf(viewer)).toEqual([2, 1]);
+    expect(await versionsOf(author)).toEqual([3, 2, 1]);
 
     // A save during review: the stale save is refused (409) and the item goes back to draft.
     await send({ ...item, version: 3 }, [ada.id]);

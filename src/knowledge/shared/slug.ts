@@ -1,7 +1,22 @@
 /** The words after an item's id in its address: `/knowledge-base/{id}/{slug}`. */
 
-/** Sub-pages of an item (`/{id}/edit`, `/{id}/delete`): a title that slugs to one of these gets no slug. */
-const RESERVED = new Set(['edit', 'delete']);
+/** Sub-pages of an item (`/{id}/edit`, `/{id}/activity` …): a title that slugs to one of these gets no slug. */
+const RESERVED = new Set([
+  'edit',
+  'delete',
+  'activity',
+  'comments',
+  'versions',
+  'restore',
+  'undelete',
+  'owner',
+  'shares',
+  'visibility',
+  'watch',
+  'mark-reviewed',
+  'review-requests',
+  'reviews',
+]);
 const MAX_LENGTH = 60;
 
 /** "Patch Günther's VPN: step 2" → "patch-gunther-s-vpn-step-2"; '' when nothing readable is left. */
