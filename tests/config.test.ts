@@ -12,6 +12,8 @@ describe('config', () => {
     expect(c.jobs).toBe('inline');
     expect(c.schedules.healthChecks).toBe('*/5 * * * *');
     expect(c.schedules.healthReport).toBe('0 7 * * *');
+    expect(c.schedules.reviewDigest).toBe('0 7 * * 1');
+    expect(c.schedules.auditRetention).toBe('43 3 * * *');
     expect(c.secureCookies).toBe(false);
   });
 

@@ -60,20 +60,25 @@ function fieldsOf(input: DocumentInput) {
 }
 
 /** The audit event of a create or an update (knowledge.create, document.update …), in the save's transaction. */
-const recordItemEvent = (
+async function recordItemEvent(
   tx: Db,
   space: Space,
   verb: 'create' | 'update',
   row: { id: string; title: string; version: number; state: string },
   actorId: string | null,
-) =>
-  recordAudit(tx, {
-    actorId,
+  wasPublished = false,
+) {
+  const entity = { actorId, entityType: SPACES[space].audit.entityType, entityId: row.id };
+  await recordAudit(tx, {
+    ...entity,
     action: `${SPACES[space].audit.action}.${verb}`,
-    entityType: SPACES[space].audit.entityType,
-    entityId: row.id,
     details: { title: row.title, version: row.version, state: row.state },
   });
+  // The Published switch published it (a type that needs no approval): the one publish event, as a review's is.
+  if (row.state === 'published' && !wasPublished) {
+    await recordAudit(tx, { ...entity, action: 'item.published', details: { version: row.version } });
+  }
+}
 
 /** Creates an item at version 1 with its first version row ("Created"). */
 export async function createItem(db: Db, space: Space, input: DocumentInput, actorId: string | null): Promise<Item> {
@@ -130,7 +135,7 @@ export async function updateItem(
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
-    await recordItemEvent(tx, space, 'update', row, actorId);
+    await recordItemEvent(tx, space, 'update', row, actorId, current.state === 'published');
     await itemSaved(tx, space, row, actorId, 'updated');
   });
   return (await getItem(db, space, id))!;

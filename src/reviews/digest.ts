@@ -71,7 +71,9 @@ const groupByOwner = (rows: OverdueRow[]) => {
  */
 async function digestForOwner(db: Db, rows: OverdueRow[], appUrl: string, now: Date): Promise<boolean> {
   const owner = rows[0];
-  const listUrl = `${appUrl}/knowledge-base?review=overdue`;
+  // The overdue list their items are on: the documents list when every one of them is a document.
+  const listPath = `${rows.every((r) => r.space === 'documents') ? '/documents' : '/knowledge-base'}?review=overdue`;
+  const listUrl = `${appUrl}${listPath}`;
   return db.transaction(async (tx) => {
     const [{ told }] = await queryRows<{ told: boolean }>(
       tx,
@@ -86,7 +88,7 @@ async function digestForOwner(db: Db, rows: OverdueRow[], appUrl: string, now: D
         actorId: null,
         documentId: n === 1 ? owner.id : null,
         text: n === 1 ? `"${owner.title}" is due for review` : `${n} items you own are due for review`,
-        link: n === 1 ? itemHref(owner.space, owner.id, owner.title) : '/knowledge-base?review=overdue',
+        link: n === 1 ? itemHref(owner.space, owner.id, owner.title) : listPath,
       });
       await tx.execute(sql`update notifications set emailed_at = now()
           where user_id = ${owner.ownerId} and kind = 'review_due' and emailed_at is null`);

@@ -122,6 +122,18 @@ describe('review-digest job', () => {
     expect(await dueNotes(ada.id)).toHaveLength(2);
   });
 
+  it('links an owner whose overdue items are all documents to the documents list', async () => {
+    const carl = await createSignedInUser(database.db, { email: 'carl@example.com', firstName: 'Carl' });
+    await item(carl.id, 'Carl runbook one', -3, { space: 'documents' });
+    await item(carl.id, 'Carl runbook two', -1, { space: 'documents' });
+    const later = new Date(Date.now() + 14 * 24 * 3600 * 1000);
+    await sendReviewDigests(database.db, { appUrl: 'http://localhost:3000', now: later });
+    const [note] = await dueNotes(carl.id);
+    expect(note).toMatchObject({ text: '2 items you own are due for review', link: '/documents?review=overdue' });
+    const mail = (await digests()).find((m) => m.to === 'carl@example.com');
+    expect(mail?.text).toContain('See every overdue item: http://localhost:3000/documents?review=overdue');
+  });
+
   it.runIf(usingPostgres())('sends one message when two workers run it at once', async () => {
     await database.db.delete(mailOutbox);
     const other = secondWorkerDatabase(database);

@@ -62,6 +62,22 @@ describe('the Published switch and the review rules', () => {
       version: 2,
     });
     expect(off).toMatchObject({ state: 'draft', isPublished: false, publishedVersion: null });
+    const publishes = async () =>
+      (
+        await t.db
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.entityId, item.id), eq(auditLog.action, 'item.published')))
+      ).length;
+    // Each publish is recorded once: the create that published, not the save that kept it published.
+    expect(await publishes()).toBe(1);
+    await json<Item>(author, 'PUT', `${base}/${item.id}`, {
+      title: 'Open',
+      content: 'y',
+      isPublished: true,
+      version: 3,
+    });
+    expect(await publishes()).toBe(2);
   });
 
   it('refuses the switch with 409 when the type needs approval (admins too), and creates nothing', async () => {
@@ -188,6 +204,8 @@ describe('decisions', () => {
   it('"changes" sends it back to draft with the comment, tells the author; the old request is history', async () => {
     const item = await workInstruction('Backup restore drill');
     await send(item, [ada.id, bob.id]);
+    // A reader who watches the item hears of the decision too.
+    expect((await req(viewer, 'PUT', `${base}/${item.id}/watch`)).status).toBe(200);
     const res = await decide(item, ada, 'changes', 'Add the rollback step.');
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ state: 'draft', published: false });
@@ -197,9 +215,12 @@ describe('decisions', () => {
       .select()
       .from(notifications)
       .where(and(eq(notifications.documentId, item.id), eq(notifications.kind, 'review_decided')));
-    expect(told.map((n) => [n.userId, n.text])).toEqual([
-      [author.id, 'Ada Reviewer requested changes on Backup restore drill'],
-    ]);
+    expect(told.map((n) => [n.userId, n.text]).sort()).toEqual(
+      [
+        [author.id, 'Ada Reviewer requested changes on Backup restore drill'],
+        [viewer.id, 'Ada Reviewer requested changes on Backup restore drill'],
+      ].sort(),
+    );
     const events = await t.db
       .select()
       .from(auditLog)

@@ -164,6 +164,13 @@ describe.each([
     const all = (await (await call('GET', path)).json()) as { id: string; needsReview: boolean }[];
     expect(all.find((i) => i.id === fresh.id)?.needsReview).toBe(false);
     expect(all.find((i) => i.id === overdue.id)?.needsReview).toBe(true);
+    // List answers carry the whole review record, as single-item answers do.
+    expect(all.find((i) => i.id === overdue.id)).toMatchObject({
+      state: expect.stringMatching(/^(draft|in_review|published)$/),
+      reviewIntervalDays: 7,
+      reviewDueAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      commentCount: 0,
+    });
     expect((await call('GET', `${path}?review=soon`)).status).toBe(400);
   });
 });
