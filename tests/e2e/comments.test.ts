@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { notifications } from '../../src/db/schema';
 import { createItem } from '../../src/knowledge/service';
 import { mailNotificationBatches, QUIET_WINDOW_MS } from '../../src/notifications/mail-batch';
-import { freePort, hasBrowser, htmxSettled, sharedBrowser, signedInContext, signedInPage } from '../helpers/browser';
+import { hasBrowser, htmxSettled, sharedBrowser, signedInContext, signedInPage } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
+import { startMailbox, type Mailbox } from '../helpers/mailbox';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
 /** Comments on an item's read page (issue 22): comment with a mention, reply, quote a passage, without JS too. */
@@ -14,41 +14,21 @@ let app: RunningApp;
 let browser: Browser;
 let vera: TestUser;
 let bob: TestUser;
-let smtp: SMTPServer;
-/** What the loopback SMTP server received: the real mailbox the notification e-mail reaches. */
-const mailbox: { to: string[]; raw: string }[] = [];
-
-async function startSmtp(): Promise<string> {
-  const port = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mailbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString() });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
-  return `smtp://127.0.0.1:${port}`;
-}
+let mailbox: Mailbox;
 
 const TEXT = 'Stop the print spooler before you clear the queue folder.';
 
 describe.skipIf(!hasBrowser)('comments in Chromium', () => {
   beforeAll(async () => {
-    app = await startApp({ SMTP_URL: await startSmtp(), MAIL_FROM: 'Ops Hub <ops@example.com>' });
+    mailbox = await startMailbox();
+    app = await startApp({ SMTP_URL: mailbox.url, MAIL_FROM: 'Ops Hub <ops@example.com>' });
     browser = await sharedBrowser();
     vera = await createSignedInUser(app.db, { role: 'viewer', firstName: 'Vera', lastName: 'Viewer' });
     bob = await createSignedInUser(app.db, { firstName: 'Bob', lastName: 'Builder', email: 'bob@example.com' });
   });
   afterAll(async () => {
     await app?.stop();
-    await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
+    await mailbox?.close();
   });
 
   it('a viewer quotes a passage, mentions a colleague from the suggestions, and replies; the colleague is told', async () => {
@@ -114,7 +94,7 @@ describe.skipIf(!hasBrowser)('comments in Chromium', () => {
     // Once the burst is quiet, the batch e-mail reaches Bob's mailbox through the outbox and SMTP.
     await mailNotificationBatches(app.db, app.url, new Date(Date.now() + QUIET_WINDOW_MS + 1000));
     await expect
-      .poll(() => mailbox.find((m) => m.to.includes('bob@example.com'))?.raw ?? '', { timeout: 10_000 })
+      .poll(() => mailbox.messages.find((m) => m.to.includes('bob@example.com'))?.raw ?? '', { timeout: 10_000 })
       .toContain('Vera Viewer mentioned you on Clear the print queue');
 
     // The category view's preview shows the open thread beside the text.

@@ -1,17 +1,15 @@
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, mailOutbox, teamMembers } from '../../src/db/schema';
 import { deliverDueMail } from '../../src/mail/deliver';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
-import { freePort } from '../helpers/browser';
+import { startMailbox, type Mailbox } from '../helpers/mailbox';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
 let t: TestContext;
 let user: TestUser;
-let smtpUrl: string;
-let smtp: SMTPServer;
-const received: { to: string[]; raw: string }[] = [];
+let mailbox: Mailbox;
+let received: Mailbox['messages'];
 
 const call = (method: string, path: string, body?: unknown, cookie: string | undefined = user.cookie) =>
   t.app.request(path, jsonRequest(method, body, cookie));
@@ -23,28 +21,14 @@ const ada = {
 };
 
 beforeAll(async () => {
-  const port = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString() });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
-  smtpUrl = `smtp://127.0.0.1:${port}`;
-  t = await createTestApp({ SMTP_URL: smtpUrl, MAIL_FROM: 'Ops Hub <ops@example.com>' });
+  mailbox = await startMailbox();
+  received = mailbox.messages;
+  t = await createTestApp({ SMTP_URL: mailbox.url, MAIL_FROM: 'Ops Hub <ops@example.com>' });
   user = await createSignedInUser(t.db, { firstName: 'Grace', lastName: 'Hopper' });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await mailbox.close();
 });
 
 describe('team members API', () => {
