@@ -33,6 +33,16 @@ export type PublicUser = ReturnType<typeof publicUser>;
 export const displayNameOf = (u: Pick<UserRow, 'firstName' | 'lastName' | 'email'>) =>
   [u.firstName, u.lastName].filter(Boolean).join(' ').trim() || u.email;
 
+/** The display name of an account by id ("Someone" for none or a deleted one): the texts of notifications. */
+export async function displayNameById(db: Db, id: string | null): Promise<string> {
+  if (!id) return 'Someone';
+  const [u] = await db
+    .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, id));
+  return u ? displayNameOf(u) : 'Someone';
+}
+
 /** Status after the e-mail is confirmed: the first admin and pre-approved accounts are active, others await approval. */
 export const statusAfterVerification = (u: Pick<UserRow, 'role' | 'approvedAt'>) =>
   u.role === 'admin' || u.approvedAt ? ('active' as const) : ('pending_approval' as const);

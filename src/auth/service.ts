@@ -159,7 +159,7 @@ export async function loginWithPassword(db: Db, input: LoginInput, client: { ip:
 }
 
 // What other features use of accounts: they import it from here, the feature's public surface.
-export { displayNameOf, publicUser, queueVerificationMail } from './accounts';
+export { displayNameById, displayNameOf, publicUser, queueVerificationMail } from './accounts';
 export { hashPassword, verifyPassword } from './password';
 export { revokeUserSessions } from './sessions';
 export { disableTwoFactor, enableTwoFactor, startTwoFactorSetup, twoFactorState } from './two-factor';

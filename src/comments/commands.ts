@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { forbidden, badRequest, notFound } from '../http/errors';
 import { enforce } from '../http/rate-limit';
 import type { Actor } from '../auth/policy';
+import { displayNameById } from '../auth/service';
 import type { Db } from '../db/client';
 import { comments, users } from '../db/schema';
 import { recordAudit } from '../audit/service';
@@ -29,14 +30,6 @@ const linkTo = (space: Space, itemId: string, commentId: string) =>
 const countComments = (tx: Db, itemId: string, n: number) =>
   tx.execute(sql`update documents set comment_count = comment_count + ${n} where id = ${itemId}`);
 
-async function nameOf(tx: Db, userId: string): Promise<string> {
-  const [u] = await tx
-    .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
-    .from(users)
-    .where(eq(users.id, userId));
-  return u ? [u.firstName, u.lastName].filter(Boolean).join(' ').trim() || u.email : 'Someone';
-}
-
 /** Tells the accounts `emails` names who may read the item that they were mentioned (never the author). */
 async function notifyMentioned(tx: Db, space: Space, item: Item, actor: User, commentId: string, emails: string[]) {
   if (!emails.length) return;
@@ -53,7 +46,7 @@ async function notifyMentioned(tx: Db, space: Space, item: Item, actor: User, co
     actorId: actor.id,
     documentId: item.id,
     commentId,
-    text: `${await nameOf(tx, actor.id)} mentioned you on ${item.title}`,
+    text: `${await displayNameById(tx, actor.id)} mentioned you on ${item.title}`,
     link: linkTo(space, item.id, commentId),
   });
 }
@@ -120,7 +113,7 @@ export async function createComment(
       .returning({ id: comments.id });
     await countComments(tx, item.id, 1);
     await audit(tx, space, item, actor, 'created', { commentId: row.id, parentId });
-    const name = await nameOf(tx, actor.id);
+    const name = await displayNameById(tx, actor.id);
     await notifyWatchers(tx, item, {
       kind: 'comment',
       actorId: actor.id,

@@ -1,5 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Actor, can } from '../auth/policy';
+import { displayNameById } from '../auth/service';
 import type { Db } from '../db/client';
 import { documentShares, documentWatchers, users } from '../db/schema';
 import { notifyUsers, type NewNotification } from '../notifications/service';
@@ -73,15 +74,6 @@ export async function notifyWatchers(
 /** The path a notification about the item opens: its read page. */
 export const itemLink = (space: Space, id: string) => `${SPACES[space].path}/${id}`;
 
-async function actorName(db: Db, actorId: string | null): Promise<string> {
-  if (!actorId) return 'Someone';
-  const [u] = await db
-    .select({ first: users.firstName, last: users.lastName, email: users.email })
-    .from(users)
-    .where(eq(users.id, actorId));
-  return [u?.first, u?.last].filter(Boolean).join(' ') || u?.email || 'Someone';
-}
-
 /**
  * A new version of the item was saved (update or restore): the actor watches it from now on and its other watchers
  * who may read it are told (`item_changed`). Pass the transaction of the save.
@@ -98,7 +90,7 @@ export async function itemSaved(
   return notifyWatchers(db, item, {
     kind: 'item_changed',
     actorId,
-    text: `${await actorName(db, actorId)} ${what} "${item.title}" (version ${item.version})`,
+    text: `${await displayNameById(db, actorId)} ${what} "${item.title}" (version ${item.version})`,
     link: itemLink(space, item.id),
   });
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
 import type { Actor } from '../auth/policy';
+import { displayNameById, displayNameOf } from '../auth/service';
 import type { Db } from '../db/client';
 import { documentVersions, reviewRequests, users } from '../db/schema';
 import type { ReviewDecision } from '../db/schema/values';
@@ -36,14 +37,6 @@ type Signed = NonNullable<Actor>;
 /** Review requests one person may send in an hour. */
 export const REQUESTS_PER_HOUR = { limit: 30, windowSeconds: 3600 } as const;
 type Row = Awaited<ReturnType<typeof lockItem>>;
-
-async function nameOf(db: Db, id: string): Promise<string> {
-  const [u] = await db
-    .select({ first: users.firstName, last: users.lastName, email: users.email })
-    .from(users)
-    .where(eq(users.id, id));
-  return u ? [u.first, u.last].filter(Boolean).join(' ') || u.email : 'Someone';
-}
 
 const listOf = (words: string[]) =>
   words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
@@ -96,7 +89,7 @@ export async function requestReview(
       .values(ids.map((reviewerId) => ({ documentId: id, version: row.version, reviewerId, requestedBy: actor.id })))
       .onConflictDoNothing();
     await setItemState(tx, id, 'in_review');
-    const who = await nameOf(tx, actor.id);
+    const who = await displayNameById(tx, actor.id);
     await notifyUsers(tx, {
       userIds: ids,
       kind: 'review_requested',
@@ -160,7 +153,7 @@ async function approversOf(db: Db, row: Row): Promise<string[]> {
       ),
     );
   const names = await db
-    .select({ id: users.id, first: users.firstName, last: users.lastName, email: users.email })
+    .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
     .from(users)
     .where(
       inArray(
@@ -168,7 +161,7 @@ async function approversOf(db: Db, row: Row): Promise<string[]> {
         rows.map((r) => r.id),
       ),
     );
-  return names.map((u) => [u.first, u.last].filter(Boolean).join(' ') || u.email).sort();
+  return names.map(displayNameOf).sort();
 }
 
 /**
@@ -203,7 +196,13 @@ export async function decideReview(
     });
     if (!approved) {
       await setItemState(tx, id, 'draft');
-      await tellDecision(tx, space, row, actor.id, `${await nameOf(tx, actor.id)} requested changes on ${row.title}`);
+      await tellDecision(
+        tx,
+        space,
+        row,
+        actor.id,
+        `${await displayNameById(tx, actor.id)} requested changes on ${row.title}`,
+      );
       return false;
     }
     return publishWhenApproved(tx, space, row, actor.id);
@@ -229,7 +228,7 @@ async function publishWhenApproved(db: Db, space: Space, row: Row, actorId: stri
   const needed = Math.max(1, await requiredApprovals(db, reviewTypeOf(space, row.templateType)));
   const approvers = await approversOf(db, row);
   if (approvers.length < needed) {
-    const who = await nameOf(db, actorId);
+    const who = await displayNameById(db, actorId);
     await tellDecision(db, space, row, actorId, `${who} approved ${row.title} (${approvers.length} of ${needed})`);
     return false;
   }

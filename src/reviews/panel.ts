@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { displayNameOf } from '../auth/service';
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { reviewRequests, users } from '../db/schema';
@@ -10,9 +11,6 @@ import { eligibleReviewers } from './reviewers';
 import type { ReviewPanelData } from './schemas';
 
 /** The review panel of an item's read page and editor: its state, the round in progress and what the reader may do. */
-
-const nameOf = (u: { firstName: string | null; lastName: string | null; email: string }) =>
-  [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
 
 /** The requests on the newest revision, oldest first, with reviewer names. */
 async function roundOf(db: Db, itemId: string, version: number) {
@@ -60,7 +58,7 @@ export async function reviewPanelFor(
     showing: opts.showing,
     needed,
     ...(candidates ? { candidates } : {}),
-    round: round.map((r) => ({ reviewerName: nameOf(r), decision: r.decision, comment: r.comment })),
+    round: round.map((r) => ({ reviewerName: displayNameOf(r), decision: r.decision, comment: r.comment })),
     mayDecide: newest.state === 'in_review' && !!mine && !mine.decision,
   };
 }

@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne, or } from 'drizzle-orm';
+import { displayNameOf } from '../auth/service';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import type { Item } from '../knowledge/schemas';
@@ -10,9 +11,6 @@ export interface Reviewer {
   id: string;
   name: string;
 }
-
-const nameOf = (u: { firstName: string | null; lastName: string | null; email: string }) =>
-  [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
 
 /** Of `ids` (all of them, or every account when left out), the active editors and admins who may read the item. */
 export async function eligibleReviewers(
@@ -41,5 +39,5 @@ export async function eligibleReviewers(
       rows.map((r) => r.id),
     ),
   );
-  return rows.filter((r) => readers.has(r.id)).map((r): Reviewer => ({ id: r.id, name: nameOf(r) }));
+  return rows.filter((r) => readers.has(r.id)).map((r): Reviewer => ({ id: r.id, name: displayNameOf(r) }));
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { displayNameOf } from '../auth/service';
 import type { Db } from '../db/client';
 import { reviewRequests, users } from '../db/schema';
 import type { ItemState, ReviewDecision } from '../db/schema/values';
@@ -65,9 +66,6 @@ export interface VersionReview {
   decidedAt: string;
 }
 
-const nameOf = (first: string | null, last: string | null, email: string) =>
-  [first, last].filter(Boolean).join(' ') || email;
-
 /** The decisions given on each revision of an item (version → decisions, oldest first). */
 export async function reviewsByVersion(db: Db, documentId: string): Promise<Map<number, VersionReview[]>> {
   const rows = await db
@@ -88,7 +86,7 @@ export async function reviewsByVersion(db: Db, documentId: string): Promise<Map<
   for (const r of rows) {
     const list = byVersion.get(r.version) ?? [];
     list.push({
-      reviewerName: nameOf(r.firstName, r.lastName, r.email),
+      reviewerName: displayNameOf({ firstName: r.firstName, lastName: r.lastName, email: r.email }),
       decision: r.decision!,
       comment: r.comment,
       decidedAt: r.decidedAt!.toISOString(),
