@@ -7,7 +7,7 @@ import { validate } from '../http/validate';
 import { renderMarkdown } from '../markdown/render';
 import { mayItem } from './item-access';
 import { itemFor } from './items';
-import { linkedServers } from './linked-servers';
+import { withServerLinks, withServerLinksMany } from './linked-servers';
 import { readerRevision } from './revisions';
 import { documentInput, kbTypes, type Space } from './schemas';
 import {
@@ -65,29 +65,37 @@ function spaceApi(space: Space) {
   const app = new Hono<AppEnv>();
   app.use('*', requireUser());
   app.get('/', validate('query', listFilters), async (c) =>
-    c.json(await listItems(c.var.deps.db, space, { ...c.req.valid('query'), viewer: c.var.user })),
+    c.json(
+      await withServerLinksMany(
+        c.var.deps.db,
+        await listItems(c.var.deps.db, space, { ...c.req.valid('query'), viewer: c.var.user }),
+      ),
+    ),
   );
-  app.post('/', allow('content.write'), validate('json', documentInput), async (c) =>
-    c.json(await createItem(c.var.deps.db, space, c.req.valid('json'), c.var.user!.id), 201),
-  );
+  app.post('/', allow('content.write'), validate('json', documentInput), async (c) => {
+    const { db } = c.var.deps;
+    return c.json(await withServerLinks(db, await createItem(db, space, c.req.valid('json'), c.var.user!.id)), 201);
+  });
   app.get('/:id', async (c) => {
     const { db } = c.var.deps;
     const user = c.var.user;
     const newest = await getItem(db, space, c.req.param('id'), { viewer: user });
     if (!newest) throw notFound('Item not found.');
-    const item = await readerRevision(db, user, newest, c.req.query('revision') === 'draft');
+    const item = await withServerLinks(db, await readerRevision(db, user, newest, c.req.query('revision') === 'draft'));
     if (c.req.query('include') !== 'html') return c.json(item);
     return c.json({
       ...item,
       html: renderMarkdown(item.content),
-      servers: await linkedServers(db, item.id),
       canWrite: await mayItem(db, user, item, 'item.write'),
       canShare: can(user, 'item.share', item),
     });
   });
-  app.put('/:id', writable(space), validate('json', documentInput), async (c) =>
-    c.json(await updateItem(c.var.deps.db, space, c.req.param('id'), c.req.valid('json'), c.var.user!.id)),
-  );
+  app.put('/:id', writable(space), validate('json', documentInput), async (c) => {
+    const { db } = c.var.deps;
+    return c.json(
+      await withServerLinks(db, await updateItem(db, space, c.req.param('id'), c.req.valid('json'), c.var.user!.id)),
+    );
+  });
   app.delete('/:id', writable(space), async (c) => {
     await deleteItem(c.var.deps.db, space, c.req.param('id'), c.var.user!.id);
     return c.json({ message: SPACES[space].messages.deleted });

@@ -10,3 +10,4 @@ export * from './jobs';
 export * from './notifications';
 export * from './rate-limits';
 export * from './collaboration';
+export * from './runbooks';

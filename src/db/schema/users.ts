@@ -85,6 +85,8 @@ export const userPreferences = pgTable('user_preferences', {
   pushNotifications: boolean('push_notifications').notNull().default(false),
   securityAlerts: boolean('security_alerts').notNull().default(true),
   healthReports: boolean('health_reports').notNull().default(false),
+  /** The health report covers only the servers this team owns (servers.team_owner); null: every server. */
+  reportTeam: varchar('report_team', { length: 100 }),
   theme: varchar('theme', { length: 10, enum: themes }).notNull().default('system'),
   autoSave: boolean('auto_save').notNull().default(true),
   compactView: boolean('compact_view').notNull().default(false),

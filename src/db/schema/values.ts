@@ -50,5 +50,6 @@ export const notificationKinds = [
   'review_decided',
   'published',
   'review_due',
+  'server_changed',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];

@@ -1,4 +1,5 @@
 import type { ItemState } from '../../db/schema/values';
+import type { ReviewFlag, ServerSummary } from '../../runbooks/shared';
 import type { TemplateType } from './item-types';
 
 /**
@@ -113,6 +114,10 @@ export interface Item {
   author?: ItemAuthor | null;
   /** The owner's name and e-mail (single-item answers). */
   owner?: ItemAuthor | null;
+  /** The servers it is linked to, with their live state (issue 23; API answers). */
+  servers?: ServerSummary[];
+  /** What changed on a linked server since it was last reviewed or edited (issue 23; API answers). */
+  reviewFlags?: ReviewFlag[];
 }
 
 /** One row of the version list (spec §3 Document version + authorName). */

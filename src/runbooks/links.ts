@@ -1,0 +1,76 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { serverDocuments, servers } from '../db/schema';
+import type { ServerSummary } from './shared';
+
+/** What a linked server's summary reads of its row. */
+const summaryColumns = {
+  id: servers.id,
+  name: servers.name,
+  hostname: servers.hostname,
+  ipAddress: servers.ipAddress,
+  status: servers.status,
+  environment: servers.environment,
+  cpuUsage: servers.cpuUsage,
+  memoryUsage: servers.memoryUsage,
+  diskUsage: servers.diskUsage,
+  uptime: servers.uptime,
+  lastHealthCheck: servers.lastHealthCheck,
+  metricsUpdatedAt: servers.metricsUpdatedAt,
+};
+
+type SummaryRow = Omit<ServerSummary, 'lastHealthCheck' | 'metricsUpdatedAt'> & {
+  lastHealthCheck: Date | string | null;
+  metricsUpdatedAt: Date | string | null;
+};
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+/** A selected row as the JSON summary. */
+export function toSummary(r: SummaryRow): ServerSummary {
+  return {
+    ...r,
+    cpuUsage: r.cpuUsage ?? 0,
+    memoryUsage: r.memoryUsage ?? 0,
+    diskUsage: r.diskUsage ?? 0,
+    uptime: r.uptime ?? 0,
+    lastHealthCheck: iso(r.lastHealthCheck),
+    metricsUpdatedAt: iso(r.metricsUpdatedAt),
+  };
+}
+
+/** Built once per database: every item page, its panel refresh and its answer ask it. */
+function buildLinkedQuery(db: Db) {
+  return db
+    .select(summaryColumns)
+    .from(serverDocuments)
+    .innerJoin(servers, eq(servers.id, serverDocuments.serverId))
+    .where(eq(serverDocuments.documentId, sql.placeholder('documentId')))
+    .orderBy(asc(servers.name))
+    .prepare('document_linked_servers');
+}
+const linkedQueries = new WeakMap<Db, ReturnType<typeof buildLinkedQuery>>();
+
+/** The servers one document is linked to, by name, with their live state. */
+export async function linkedServersOf(db: Db, documentId: string): Promise<ServerSummary[]> {
+  let query = linkedQueries.get(db);
+  if (!query) {
+    query = buildLinkedQuery(db);
+    linkedQueries.set(db, query);
+  }
+  return (await query.execute({ documentId })).map(toSummary);
+}
+
+/** The linked servers of many documents at once (list answers), by document id. */
+export async function linkedServersOfMany(db: Db, documentIds: string[]): Promise<Map<string, ServerSummary[]>> {
+  const byDocument = new Map<string, ServerSummary[]>(documentIds.map((id) => [id, []]));
+  if (!documentIds.length) return byDocument;
+  const rows = await db
+    .select({ documentId: serverDocuments.documentId, ...summaryColumns })
+    .from(serverDocuments)
+    .innerJoin(servers, eq(servers.id, serverDocuments.serverId))
+    .where(inArray(serverDocuments.documentId, documentIds))
+    .orderBy(asc(servers.name));
+  for (const { documentId, ...row } of rows) byDocument.get(documentId)?.push(toSummary(row));
+  return byDocument;
+}

@@ -1,0 +1,3 @@
+/** Living documentation (issue 23): what other features use of server–document links and review flags. */
+export { clearReviewFlags, reviewFlagsOf, reviewFlagsOfMany } from './flags';
+export { linkedServersOf, linkedServersOfMany } from './links';

@@ -1,0 +1,62 @@
+/**
+ * Living documentation (issue 23): servers linked to documents, their live state inside the document, and the
+ * review flags a change of a linked server raises. Browser-safe: islands import these types and labels.
+ */
+
+/** A linked server's live state, as item answers, the Servers panel and the editor's picker show it. */
+export interface ServerSummary {
+  id: string;
+  name: string;
+  hostname: string | null;
+  ipAddress: string | null;
+  status: 'online' | 'warning' | 'offline' | 'maintenance' | 'unknown';
+  environment: 'production' | 'staging' | 'development';
+  cpuUsage: number;
+  memoryUsage: number;
+  diskUsage: number;
+  uptime: number;
+  lastHealthCheck: string | null;
+  /** When an agent last pushed metrics (null: cpu, memory, disk and uptime are not known). */
+  metricsUpdatedAt: string | null;
+}
+
+/** The fields whose change flags a linked document (status and metrics never do); `deleted`: the server was deleted. */
+export type ReviewFlagField =
+  | 'name'
+  | 'hostname'
+  | 'ipAddress'
+  | 'operatingSystem'
+  | 'environment'
+  | 'serverType'
+  | 'domain'
+  | 'network'
+  | 'deleted';
+
+/** "A linked server changed since this was last reviewed": one changed field, old → new, when and by whom. */
+export interface ReviewFlag {
+  serverId: string;
+  /** The server's name when it changed (its new name after a rename). */
+  serverName: string;
+  field: ReviewFlagField;
+  from: string | null;
+  to: string | null;
+  at: string;
+  /** Who changed it: a person's name, or "an agent" / "the system". */
+  by: string;
+}
+
+/** The words for a flagged field ("IP address"). */
+export const REVIEW_FLAG_LABELS: Record<ReviewFlagField, string> = {
+  name: 'Name',
+  hostname: 'Hostname',
+  ipAddress: 'IP address',
+  operatingSystem: 'Operating system',
+  environment: 'Environment',
+  serverType: 'Server type',
+  domain: 'Domain',
+  network: 'Network zone',
+  deleted: 'Server deleted',
+};
+
+/** How often an open page refreshes its Servers panel (at most one request per 30 s per page). */
+export const SERVERS_PANEL_POLL_MS = 30_000;
