@@ -1,7 +1,15 @@
 import { escapeHtml, type MailContent } from '../mail/service';
 import { formatDateTime } from '../ui/shared';
 import type { HealthReport } from './service';
-import { cellText, reportSections, statusSummary, type ReportCell, type ReportSection } from './sections';
+import {
+  cellText,
+  moreText,
+  reportSections,
+  scopeText,
+  statusSummary,
+  type ReportCell,
+  type ReportSection,
+} from './sections';
 
 const CELL = 'style="border:1px solid #d1d5db;padding:4px 8px;text-align:left"';
 
@@ -42,7 +50,21 @@ function textLinks(section: ReportSection, appUrl: string): string[] {
 
 function textSection(section: ReportSection, appUrl: string): string[] {
   if (!section.rows.length) return [section.title, section.empty, ''];
-  return [section.title, textTable(section.head, section.rows), ...textLinks(section, appUrl), ''];
+  const more = moreText(section);
+  return [
+    section.title,
+    textTable(section.head, section.rows),
+    ...(more ? [more] : []),
+    ...textLinks(section, appUrl),
+    '',
+  ];
+}
+
+function htmlSection(section: ReportSection, appUrl: string): string {
+  const title = `<h2 style="font-size:15px;margin:16px 0 6px">${escapeHtml(section.title)}</h2>`;
+  if (!section.rows.length) return `${title}\n<p>${escapeHtml(section.empty)}</p>`;
+  const more = moreText(section);
+  return `${title}\n${htmlTable(section.head, section.rows, appUrl)}${more ? `\n<p>${escapeHtml(more)}</p>` : ''}`;
 }
 
 /** The daily health report e-mail: a plain-text part and a simple HTML table per section. */
@@ -54,8 +76,8 @@ export function healthReportMail(
   const sections = reportSections(report, tz);
   const url = `${opts.appUrl}/reports/health`;
   const headline = statusSummary(report);
-  const subject = `Ops Hub health report: ${headline}`;
-  const intro = `Fleet health on ${formatDateTime(report.generatedAt, tz)} (changes since ${formatDateTime(report.since, tz)}; times in ${tz}).`;
+  const subject = `Ops Hub health report${report.team === null ? '' : ` (${report.team})`}: ${headline}`;
+  const intro = `Fleet health on ${formatDateTime(report.generatedAt, tz)} (changes since ${formatDateTime(report.since, tz)}; times in ${tz}). ${scopeText(report)}`;
   const greeting = opts.firstName ? `Hello ${opts.firstName},` : 'Hello,';
   const text = [
     greeting,
@@ -66,20 +88,16 @@ export function healthReportMail(
     `Full report: ${url}`,
     '',
     'You receive this because you are an administrator or switched on health reports in your settings.',
+    `Choose which servers it covers in your settings: ${opts.appUrl}/settings`,
     '— Ops Hub',
   ].join('\n');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;line-height:1.5">
 <h1 style="font-size:18px">Ops Hub health report</h1>
 <p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(intro)}</p>
-${sections
-  .map(
-    (s) =>
-      `<h2 style="font-size:15px;margin:16px 0 6px">${escapeHtml(s.title)}</h2>\n${s.rows.length ? htmlTable(s.head, s.rows, opts.appUrl) : `<p>${escapeHtml(s.empty)}</p>`}`,
-  )
-  .join('\n')}
+${sections.map((s) => htmlSection(s, opts.appUrl)).join('\n')}
 <p><a href="${escapeHtml(url)}">Open the full report</a></p>
-<p style="font-size:12px;color:#6b7280">You receive this because you are an administrator or switched on health reports in your settings.</p>
+<p style="font-size:12px;color:#6b7280">You receive this because you are an administrator or switched on health reports in your settings. <a href="${escapeHtml(opts.appUrl)}/settings">Choose which servers it covers</a>.</p>
 </body></html>`;
   return { subject, text, html };
 }

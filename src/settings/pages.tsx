@@ -7,6 +7,7 @@ import { clearSessionCookie } from '../http/session';
 import { requirePageUser } from '../auth/policy';
 import { clientIp } from '../http/client-ip';
 import { pushScriptUrl } from '../notifications/service';
+import { checkedReportTeam, reportTeams } from '../reports/service';
 import { listPersonalTokens } from './api-tokens';
 import { removeAvatar, setAvatar } from './avatar';
 import { twoFactorSettingsPages, twoFactorView } from './two-factor-pages';
@@ -57,6 +58,7 @@ async function render(c: C, extra: Partial<SettingsPageProps> = {}, status: 200 
       now={new Date()}
       push={pushProps(c)}
       apiTokens={apiTokens}
+      reportTeams={await reportTeams(c.var.deps.db)}
       twoFactor={await twoFactorView(c)}
       {...extra}
     />,
@@ -72,6 +74,7 @@ function refusedField(section: Section, err: AppError): string | undefined {
   if (err.status >= 500) return undefined;
   if (section === 'delete') return 'confirmEmail';
   if (section === 'password') return err.code === 'current_password' ? 'currentPassword' : 'newPassword';
+  if (err.code === 'report_team') return 'reportTeam';
   return 'form';
 }
 
@@ -112,7 +115,8 @@ export function settingsPages() {
   });
   app.post('/settings/notifications', (c) =>
     withForm(c, 'notifications', notificationsInput, async (d) => {
-      await savePreferences(c.var.deps.db, c.var.user!.id, d);
+      const reportTeam = d.reportTeam ? await checkedReportTeam(c.var.deps.db, d.reportTeam) : d.reportTeam;
+      await savePreferences(c.var.deps.db, c.var.user!.id, { ...d, reportTeam });
       return 'preferences';
     }),
   );

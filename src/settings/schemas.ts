@@ -34,6 +34,13 @@ export const notificationsInput = z.object({
   emailNotifications: checkbox,
   securityAlerts: checkbox,
   healthReports: checkbox,
+  /** "Health report covers": a team that owns servers (checked against them when saved); empty: every server. */
+  reportTeam: z
+    .string()
+    .trim()
+    .max(100, 'Choose a team from the list.')
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v || null)),
 });
 
 export const appearanceInput = z.object({
@@ -74,6 +81,8 @@ export interface Settings {
   pushNotifications: boolean;
   securityAlerts: boolean;
   healthReports: boolean;
+  /** The team whose servers the health report covers; null: every server. */
+  reportTeam: string | null;
   theme: (typeof themeChoices)[number];
   autoSave: boolean;
   compactView: boolean;

@@ -170,12 +170,13 @@ describe('health report content', () => {
     expect(section('changed')).not.toContain('prod-db-01');
     expect(section('offline-long')).toContain('prod-db-01');
     expect(section('offline-long')).not.toContain('prod-cache-01');
-    // Each server that is down names its runbooks, each linking to the item's own page.
-    expect(section('offline-long')).toContain(
-      `<a href="/knowledge-base/${runbooks.failover}/db-failover">DB failover</a>`,
-    );
-    expect(section('offline-long')).toContain(`<a href="/documents/${runbooks.contacts}/db-vendor-contacts">`);
-    expect(section('offline-long')).not.toContain('Retired DB runbook');
+    // Every server that is down (the longest outage first) names its runbooks, each linking to the item's own page.
+    expect(section('down')).toMatch(/prod-db-01.*prod-cache-01/s);
+    expect(section('down')).toContain(`<a href="/infrastructure/${ids['prod-db-01']}">prod-db-01</a>`);
+    expect(section('down')).toContain(`<a href="/knowledge-base/${runbooks.failover}/db-failover">DB failover</a>`);
+    expect(section('down')).toContain(`<a href="/documents/${runbooks.contacts}/db-vendor-contacts">`);
+    expect(section('down')).not.toContain('Retired DB runbook');
+    expect(section('down')).toMatch(/prod-cache-01.*None/s);
     expect(section('changed')).toMatch(/prod-cache-01.*None/s);
     expect(section('high-usage')).toContain('95%');
     expect(section('high-usage')).not.toContain('dev-maint-01');
@@ -218,7 +219,9 @@ describe('health-report job', () => {
     // The runbooks of a server that is down link to their pages, absolute in both parts.
     const failover = `http://localhost:3000/knowledge-base/${runbooks.failover}/db-failover`;
     expect(m.html).toContain(`<a href="${failover}">DB failover</a>`);
-    expect(m.text).toMatch(/prod-db-01 +production +.+ +DB failover, DB vendor contacts\n/);
+    expect(m.text).toMatch(
+      /Servers down and their runbooks\nServer +Environment +Team +Offline since +Runbooks\n[- ]+\nprod-db-01 +production +— +.+ +DB failover, DB vendor contacts\n/,
+    );
     expect(m.text).toContain(`  DB failover: ${failover}`);
     expect(m.text).not.toContain('Retired DB runbook');
 

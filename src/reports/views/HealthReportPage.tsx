@@ -1,7 +1,15 @@
 import { serverStatuses } from '../../db/schema';
 import { Badge, Card } from '../../ui/components';
 import { environmentColour, formatDateTime, statusColour } from '../../ui/shared';
-import { cellText, reportSections, type ReportCell, type ReportSection } from '../sections';
+import {
+  cellText,
+  countOf,
+  moreText,
+  reportSections,
+  scopeText,
+  type ReportCell,
+  type ReportSection,
+} from '../sections';
 import type { HealthReport } from '../service';
 
 const STATUS_COLUMN = new Set(['From', 'Now', 'Status']);
@@ -9,6 +17,7 @@ const STATUS_COLUMN = new Set(['From', 'Now', 'Status']);
 function Cell({ head, value }: { head: string; value: ReportCell }) {
   if (typeof value !== 'string') {
     if (!value.length) return <span className="muted">{cellText(value)}</span>;
+    if (value.length === 1) return <a href={value[0].href}>{value[0].text}</a>;
     return (
       <ul className="report-links">
         {value.map((l) => (
@@ -30,13 +39,12 @@ function Cell({ head, value }: { head: string; value: ReportCell }) {
 }
 
 function SectionCard({ section }: { section: ReportSection }) {
+  const more = moreText(section);
   return (
     <Card
       title={section.title}
       subtitle={
-        section.id === 'by-environment'
-          ? undefined
-          : `${section.rows.length} server${section.rows.length === 1 ? '' : 's'}`
+        section.id === 'by-environment' ? undefined : countOf(section.total ?? section.rows.length, section.noun)
       }
     >
       {section.rows.length === 0 ? (
@@ -67,20 +75,52 @@ function SectionCard({ section }: { section: ReportSection }) {
               ))}
             </tbody>
           </table>
+          {more && <p className="muted">{more}</p>}
         </div>
       )}
     </Card>
   );
 }
 
+/** Which servers the page covers: a plain GET form (the default is the reader's "Health report covers" setting). */
+function TeamChoice({ team, teams }: { team: string | null; teams: string[] }) {
+  const choices = team !== null && !teams.includes(team) ? [...teams, team] : teams;
+  return (
+    <div className="toolbar">
+      <form method="get" action="/reports/health" className="row">
+        <label htmlFor="report-team">Report covers</label>
+        <select id="report-team" className="select" name="team" defaultValue={team ?? ''}>
+          <option value="">All servers</option>
+          {choices.map((t) => (
+            <option key={t} value={t}>
+              {`Servers owned by ${t}`}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="btn">
+          Show
+        </button>
+      </form>
+    </div>
+  );
+}
+
+export interface HealthReportPageProps {
+  report: HealthReport;
+  timeZone: string;
+  /** The teams that own servers (the choice of scope). */
+  teams: string[];
+}
+
 /** /reports/health: the same summary the daily e-mail carries, printable (app.css hides the chrome in print). */
-export function HealthReportPage({ report, timeZone }: { report: HealthReport; timeZone: string }) {
+export function HealthReportPage({ report, timeZone, teams }: HealthReportPageProps) {
   return (
     <div className="stack">
       <h1 className="report-print-title">Ops Hub health report</h1>
+      <TeamChoice team={report.team} teams={teams} />
       <p className="muted">
         Generated {formatDateTime(report.generatedAt, timeZone)}; state changes since{' '}
-        {formatDateTime(report.since, timeZone)} (the last report e-mail, or the last 24 hours).
+        {formatDateTime(report.since, timeZone)} (the last report e-mail, or the last 24 hours). {scopeText(report)}
       </p>
       <div className="grid grid--3">
         <div className="stat-card">

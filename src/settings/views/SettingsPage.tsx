@@ -4,6 +4,7 @@ import { formatDateTime, relativeTime } from '../../ui/shared';
 import { AvatarForm } from './AvatarForm';
 import { TwoFactorSection, type TwoFactorSectionProps } from './TwoFactorSection';
 import { ApiTokensSection } from './ApiTokensSection';
+import { ReportTeamField } from './ReportTeamField';
 import { settingsDepartments, themeChoices, timezones, type Settings } from '../schemas';
 import type { PersonalToken } from '../api-tokens';
 
@@ -20,6 +21,8 @@ export interface SettingsPageProps {
   twoFactor?: TwoFactorSectionProps;
   /** Settings › API tokens: the user's own personal tokens. */
   apiTokens?: PersonalToken[];
+  /** The teams that own servers: what "Health report covers" offers besides every server. */
+  reportTeams?: string[];
 }
 
 /** The hint under a disabled Push switch names what the server lacks. */
@@ -174,6 +177,15 @@ function Notifications(props: SettingsPageProps) {
           label="Scheduled health reports"
           hint="Receive the daily infrastructure health report by email"
           checked={s.healthReports}
+        />
+        <ReportTeamField
+          saved={s.reportTeam}
+          teams={props.reportTeams ?? []}
+          failed={
+            props.form?.section === 'notifications'
+              ? { value: props.form.values.reportTeam ?? '', error: props.form.errors.reportTeam }
+              : undefined
+          }
         />
         <Save>Save Preferences</Save>
       </form>
