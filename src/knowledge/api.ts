@@ -26,7 +26,7 @@ const listFilters = z.object({
   q: z.string().max(200).optional(),
   type: z.enum(kbTypes).optional(),
   category: z.string().max(100).optional(),
-  review: z.enum(['overdue'], { error: 'review must be "overdue".' }).optional(),
+  review: z.enum(['overdue', 'flagged'], { error: 'review must be "overdue" or "flagged".' }).optional(),
   limit: z.coerce.number().int().min(1).max(5000).optional(),
 });
 const recentQuery = z.object({
