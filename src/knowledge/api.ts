@@ -106,7 +106,8 @@ function spaceApi(space: Space) {
   app.post('/:id/restore/:versionId', async (c) => {
     const { version } = await readRestoreBody(c);
     const { id, versionId } = c.req.param();
-    return c.json(await restoreVersion(c.var.deps.db, space, id, versionId, c.var.user, { version }));
+    const { db } = c.var.deps;
+    return c.json(await withServerLinks(db, await restoreVersion(db, space, id, versionId, c.var.user, { version })));
   });
   return app;
 }

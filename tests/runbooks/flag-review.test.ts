@@ -94,7 +94,8 @@ describe('clearing flags', () => {
     expect(await flagsOf(item.id)).toHaveLength(1);
     const versions = await ok(owner, 'GET', `${KB}/${item.id}/versions`);
     const first = versions.find((v: { version: number }) => v.version === 1);
-    await ok(owner, 'POST', `${KB}/${item.id}/restore/${first.id}`);
+    const restored = await ok(owner, 'POST', `${KB}/${item.id}/restore/${first.id}`);
+    expect(restored).toMatchObject({ content: 'Restored runbook steps', reviewFlags: [], needsReview: false });
     expect(await flagsOf(item.id)).toEqual([]);
   });
 });
@@ -115,6 +116,12 @@ describe('lists', () => {
     expect(html).toMatch(/<option value="flagged" selected="">Server changed<\/option>/);
     expect(html).toContain('Flagged in list');
     expect(html).not.toContain('Overdue by date');
+    // Cards and rows say why: "Server changed" beside the date's "Review overdue".
+    for (const view of ['grid', 'list']) {
+      const overdueList = await page(`/knowledge-base?review=overdue&view=${view}`, owner);
+      expect(overdueList.match(/Server changed<\/span>/g), view).toHaveLength(1);
+      expect(overdueList.match(/Review overdue<\/span>/g), view).toHaveLength(1);
+    }
     await ok(owner, 'POST', `${KB}/${flagged.id}/mark-reviewed`);
     expect(await titles('flagged')).toEqual([]);
   });

@@ -12,14 +12,21 @@ import { SPACES, type Space } from '../shared';
  * changes of linked servers that flag it (issue 23).
  */
 
-type Dated = Pick<Item, 'reviewDueAt' | 'needsReview'>;
+type Dated = Pick<Item, 'reviewDueAt' | 'needsReview' | 'reviewFlags'>;
 
 /** The id the read page's review line has (the Mark as reviewed form swaps it). */
 export const REVIEW_STATUS_ID = 'review-status';
 
-/** "Review overdue" on a card or list row (nothing when the item is not overdue). */
+/** "Server changed" (a linked server changed) and "Review overdue" on a card or list row; nothing when neither. */
 export function ReviewOverdueBadge({ item }: { item: Dated }) {
-  return item.needsReview ? <Badge colour="red">Review overdue</Badge> : null;
+  const overdue = !!item.reviewDueAt && new Date(item.reviewDueAt).getTime() <= Date.now();
+  return (
+    <>
+      {!!item.reviewFlags?.length && <Badge colour="red">Server changed</Badge>}
+      {!!item.reviewFlags?.length && overdue && ' '}
+      {overdue && <Badge colour="red">Review overdue</Badge>}
+    </>
+  );
 }
 
 /** "Review overdue", or "Review due {date}" in the reader's timezone; nothing for an item without a review date. */
