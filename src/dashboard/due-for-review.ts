@@ -27,18 +27,27 @@ export interface DueItem {
   mine: boolean;
 }
 
-/** The candidate rows of one kind (due soon by date, or flagged), newest first, at most CANDIDATES. */
+/**
+ * The candidate rows of one kind, at most CANDIDATES: due within DUE_SOON_DAYS (newest due date first, from
+ * documents_review_due_idx), or flagged by a server change (the latest change first).
+ */
 function candidates(reader: NonNullable<Actor>, which: 'due' | 'flagged') {
   const flagged = sql`exists (select 1 from document_review_flags f where f.document_id = d.id)`;
-  const where =
+  const [where, order] =
     which === 'due'
-      ? sql`d.review_due_at is not null and d.review_due_at <= now() + make_interval(days => ${DUE_SOON_DAYS}::int)`
-      : sql`d.id in (select f.document_id from document_review_flags f)`;
+      ? [
+          sql`d.review_due_at is not null and d.review_due_at <= now() + make_interval(days => ${DUE_SOON_DAYS}::int)`,
+          sql`d.review_due_at desc`,
+        ]
+      : [
+          sql`d.id in (select f.document_id from document_review_flags f)`,
+          sql`(select max(f.at) from document_review_flags f where f.document_id = d.id) desc`,
+        ];
   return sql`(select d.id, d.title, d.space, d.review_due_at as due, d.owner_id is not distinct from ${reader.id}::uuid as mine,
         ${flagged} as flagged
       from documents d
       where d.deleted_at is null and ${where} and ${readableBy(reader, 'd')}
-      order by d.review_due_at desc nulls last limit ${sql.raw(String(CANDIDATES))})`;
+      order by ${order} limit ${sql.raw(String(CANDIDATES))})`;
 }
 
 /**

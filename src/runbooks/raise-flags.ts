@@ -77,31 +77,42 @@ async function watchersOf(db: Db, documentIds: string[]): Promise<Map<string, st
   return byDocument;
 }
 
-/** The flags, the audit event and the notification of one linked document. */
-async function flagDocument(
+/** One row per document and changed field, in one statement. */
+async function insertFlags(
+  db: Db,
+  docs: LinkedDocument[],
+  server: FlaggedServer,
+  changes: FieldChange[],
+  by: ChangedBy,
+) {
+  await db.insert(documentReviewFlags).values(
+    docs.flatMap((doc) =>
+      changes.map((c) => ({
+        documentId: doc.id,
+        serverId: server.id,
+        serverName: server.name,
+        field: c.field,
+        fromValue: c.from,
+        toValue: c.to,
+        byId: by.byId,
+        byName: by.byName,
+      })),
+    ),
+  );
+}
+
+/** The audit event and the notification of one flagged document. */
+async function announceFlag(
   db: Db,
   doc: LinkedDocument,
   watchers: string[],
   change: { server: FlaggedServer; changes: FieldChange[]; by: ChangedBy; text: string },
 ): Promise<void> {
   const { server, changes, by } = change;
-  await db.insert(documentReviewFlags).values(
-    changes.map((c) => ({
-      documentId: doc.id,
-      serverId: server.id,
-      serverName: server.name,
-      field: c.field,
-      fromValue: c.from,
-      toValue: c.to,
-      byId: by.byId,
-      byName: by.byName,
-    })),
-  );
-  const space = doc.space as keyof typeof SPACES;
   await recordAudit(db, {
     actorId: by.actorId,
     action: 'item.flagged',
-    entityType: SPACES[space].audit.entityType,
+    entityType: SPACES[doc.space].audit.entityType,
     entityId: doc.id,
     details: { title: doc.title, serverId: server.id, serverName: server.name, fields: changes.map((c) => c.field) },
   });
@@ -112,7 +123,7 @@ async function flagDocument(
     documentId: doc.id,
     userIds: await whoMayRead(db, doc, told),
     text: `${change.text}: "${doc.title}" may need review`,
-    link: itemLink(space, doc.id),
+    link: itemLink(doc.space, doc.id),
   });
 }
 
@@ -130,8 +141,9 @@ export async function flagLinkedDocuments(
     db,
     docs.map((d) => d.id),
   );
+  await insertFlags(db, docs, server, changes, by);
   const text = describeServerChange(by.byName, server.before, changes);
-  for (const doc of docs) await flagDocument(db, doc, watchers.get(doc.id) ?? [], { server, changes, by, text });
+  for (const doc of docs) await announceFlag(db, doc, watchers.get(doc.id) ?? [], { server, changes, by, text });
   return docs.length;
 }
 
