@@ -131,6 +131,10 @@ describe('a linked server changes', () => {
     ]);
     const [n] = await told(item.id);
     expect(n.text).toBe('Ada Ops deleted gone-1: "Gone runbook" may need review');
+    const html = await (
+      await t.app.request(`/knowledge-base/${item.id}`, { headers: { Cookie: owner.cookie } })
+    ).text();
+    expect(html).toMatch(/gone-1 was deleted, \d+ \w+ \d{4} by Ada Ops/);
     // An unknown server: 404, nothing flagged.
     expect((await call(ada, 'DELETE', `/api/servers/${s.id}`)).status).toBe(404);
     expect(await flagsOf(item.id)).toHaveLength(1);
