@@ -1,4 +1,4 @@
-/** Read model: joins knowledge (the items a reader may see, knowledge/access.ts, and their review dates). */
+/** Read model: joins knowledge (the items a reader may see, knowledge/access.ts, their review dates and server-change flags). */
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
@@ -18,15 +18,42 @@ export interface DueItem {
   id: string;
   title: string;
   space: 'knowledge' | 'documents';
-  reviewDueAt: string;
+  /** null: no review date, listed because a linked server changed. */
+  reviewDueAt: string | null;
   needsReview: boolean;
+  /** A linked server changed since it was last reviewed (issue 23). */
+  flagged: boolean;
   /** The reader owns it. */
   mine: boolean;
 }
 
 /**
- * The live items `reader` may read that are overdue for review or due within DUE_SOON_DAYS days: the reader's own
- * first, then the newest due date first, at most DUE_ROWS.
+ * The candidate rows of one kind, at most CANDIDATES: due within DUE_SOON_DAYS (newest due date first, from
+ * documents_review_due_idx), or flagged by a server change (the latest change first).
+ */
+function candidates(reader: NonNullable<Actor>, which: 'due' | 'flagged') {
+  const flagged = sql`exists (select 1 from document_review_flags f where f.document_id = d.id)`;
+  const [where, order] =
+    which === 'due'
+      ? [
+          sql`d.review_due_at is not null and d.review_due_at <= now() + make_interval(days => ${DUE_SOON_DAYS}::int)`,
+          sql`d.review_due_at desc`,
+        ]
+      : [
+          sql`d.id in (select f.document_id from document_review_flags f)`,
+          sql`(select max(f.at) from document_review_flags f where f.document_id = d.id) desc`,
+        ];
+  return sql`(select d.id, d.title, d.space, d.review_due_at as due, d.owner_id is not distinct from ${reader.id}::uuid as mine,
+        ${flagged} as flagged
+      from documents d
+      where d.deleted_at is null and ${where} and ${readableBy(reader, 'd')}
+      order by ${order} limit ${sql.raw(String(CANDIDATES))})`;
+}
+
+/**
+ * The live items `reader` may read that are overdue for review, due within DUE_SOON_DAYS days, or flagged by a
+ * change of a linked server: the reader's own first, then flagged ones, then the newest due date first, at most
+ * DUE_ROWS.
  */
 export async function dueForReview(db: Db, reader: Actor): Promise<DueItem[]> {
   if (!reader) return [];
@@ -34,28 +61,25 @@ export async function dueForReview(db: Db, reader: Actor): Promise<DueItem[]> {
     id: string;
     title: string;
     space: DueItem['space'];
-    due: Date | string;
+    due: Date | string | null;
     mine: boolean;
+    flagged: boolean;
   }>(
     db,
-    sql`select r.id, r.title, r.space, r.due, r.mine from (
-          select d.id, d.title, d.space, d.review_due_at as due, d.owner_id is not distinct from ${reader.id}::uuid as mine
-          from documents d
-          where d.deleted_at is null and d.review_due_at is not null
-            and d.review_due_at <= now() + make_interval(days => ${DUE_SOON_DAYS}::int)
-            and ${readableBy(reader, 'd')}
-          order by d.review_due_at desc limit ${sql.raw(String(CANDIDATES))}) r
-        order by r.mine desc, r.due desc limit ${sql.raw(String(DUE_ROWS))}`,
+    sql`select r.id, r.title, r.space, r.due, r.mine, r.flagged from (
+          ${candidates(reader, 'due')} union ${candidates(reader, 'flagged')}) r
+        order by r.mine desc, r.flagged desc, r.due desc nulls last limit ${sql.raw(String(DUE_ROWS))}`,
   );
   const now = Date.now();
   return rows.map((r) => {
-    const due = new Date(r.due);
+    const due = r.due ? new Date(r.due) : null;
     return {
       id: r.id,
       title: r.title,
       space: r.space,
-      reviewDueAt: due.toISOString(),
-      needsReview: due.getTime() <= now,
+      reviewDueAt: due?.toISOString() ?? null,
+      needsReview: !!r.flagged || (!!due && due.getTime() <= now),
+      flagged: !!r.flagged,
       mine: !!r.mine,
     };
   });

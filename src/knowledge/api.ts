@@ -26,7 +26,7 @@ const listFilters = z.object({
   q: z.string().max(200).optional(),
   type: z.enum(kbTypes).optional(),
   category: z.string().max(100).optional(),
-  review: z.enum(['overdue'], { error: 'review must be "overdue".' }).optional(),
+  review: z.enum(['overdue', 'flagged'], { error: 'review must be "overdue" or "flagged".' }).optional(),
   limit: z.coerce.number().int().min(1).max(5000).optional(),
 });
 const recentQuery = z.object({
@@ -106,7 +106,8 @@ function spaceApi(space: Space) {
   app.post('/:id/restore/:versionId', async (c) => {
     const { version } = await readRestoreBody(c);
     const { id, versionId } = c.req.param();
-    return c.json(await restoreVersion(c.var.deps.db, space, id, versionId, c.var.user, { version }));
+    const { db } = c.var.deps;
+    return c.json(await withServerLinks(db, await restoreVersion(db, space, id, versionId, c.var.user, { version })));
   });
   return app;
 }

@@ -7,6 +7,7 @@ import { mayItem } from './item-access';
 import type { Space } from './schemas';
 import { isWatching, readItem } from './service';
 import { reviewPanelFor } from '../reviews/commands';
+import { reviewFlagsOf } from '../runbooks/service';
 import { itemHref, SPACES } from './shared';
 import { ReadPage, type ReadPageProps } from './views/ReadPage';
 import { listUrlIn } from './views/urls';
@@ -27,6 +28,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
   const draft = c.req.query('revision') === 'draft';
   const read = await readItem(db, space, c.req.param('id') ?? '', user, { draft });
   if (!read) throw notFound(SPACES[space].messages.missing);
+  read.item = { ...read.item, reviewFlags: await reviewFlagsOf(db, read.item.id) };
   const canonical = itemHref(space, read.item.id, read.item.title);
   // A wrong or old slug (the title changed): the current address, kept for good.
   const slug = c.req.param('slug');
@@ -57,7 +59,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
 function readPageKey({ read, ...rest }: ReadPageProps): string {
   const { id, version, updatedAt, title, category, tags, templateType, isTemplate, author } = read.item;
   const { owner, ownerId, visibility } = read.item;
-  const { reviewIntervalDays, reviewedAt, reviewDueAt, needsReview } = read.item;
+  const { reviewIntervalDays, reviewedAt, reviewDueAt, needsReview, reviewFlags } = read.item;
   const item = {
     id,
     version,
@@ -71,7 +73,7 @@ function readPageKey({ read, ...rest }: ReadPageProps): string {
     owner,
     ownerId,
     visibility,
-    review: [reviewIntervalDays, reviewedAt, reviewDueAt, needsReview],
+    review: [reviewIntervalDays, reviewedAt, reviewDueAt, needsReview, reviewFlags],
   };
   return JSON.stringify({ ...rest, item, servers: read.servers });
 }

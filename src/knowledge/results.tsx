@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { can } from '../auth/policy';
+import type { Db } from '../db/client';
+import { reviewFlagsOfMany } from '../runbooks/service';
 import { listQuery, type Item, type Space } from './schemas';
 import { categoryCounts, countItems, listItems, listTitles, type CategoryCount } from './service';
 import { SPACES } from './shared';
@@ -58,10 +60,11 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
     );
   }
   const limit = Math.min(state.limit ?? PAGE_SIZE, 1000);
-  const [items, total] = await Promise.all([
+  const [listed, total] = await Promise.all([
     listItems(db, space, { ...filters, limit, summary: true }),
     countItems(db, space, filters, counts),
   ]);
+  const items = await withReviewFlags(db, listed);
   return (
     <Results
       path={path}
@@ -75,6 +78,15 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
       canEdit={canEdit}
     />
   );
+}
+
+/** The items with their review flags (one query), so a card says "Server changed". */
+async function withReviewFlags(db: Db, items: Item[]): Promise<Item[]> {
+  const flags = await reviewFlagsOfMany(
+    db,
+    items.map((i) => i.id),
+  );
+  return items.map((i) => ({ ...i, reviewFlags: flags.get(i.id) ?? [] }));
 }
 
 /** The list state from query parameters (bad values are ignored, never an error page). */

@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env';
 import { requirePageUser, requireUser } from '../auth/policy';
 import { fragment, isHtmx } from '../http/htmx';
 import { triggerToast } from '../http/toast';
+import { withServerLinks } from './linked-servers';
 import { markReviewed, mayMarkReviewed } from './review-dates';
 import { itemHref, SPACES } from './shared';
 import { ReviewStatus } from './views/ReviewDate';
@@ -17,14 +18,19 @@ export function reviewDateRoutes() {
   for (const space of ['knowledge', 'documents'] as const) {
     const { api, path } = SPACES[space];
     app.post(`${api}/:id/mark-reviewed`, requireUser(), async (c) =>
-      c.json(await markReviewed(c.var.deps.db, space, c.req.param('id'), c.var.user)),
+      c.json(
+        await withServerLinks(c.var.deps.db, await markReviewed(c.var.deps.db, space, c.req.param('id'), c.var.user)),
+      ),
     );
     app.post(`${path}/:id/mark-reviewed`, requirePageUser(), async (c) => {
       const { db } = c.var.deps;
       const user = c.var.user!;
       const item = await markReviewed(db, space, c.req.param('id'), user);
       if (!isHtmx(c)) return c.redirect(itemHref(space, item.id, item.title), 303);
-      triggerToast(c, 'Marked as reviewed', `${item.title} is next due for review in ${item.reviewIntervalDays} days.`);
+      const next = item.reviewIntervalDays
+        ? `${item.title} is next due for review in ${item.reviewIntervalDays} days.`
+        : `${item.title} no longer needs review.`;
+      triggerToast(c, 'Marked as reviewed', next);
       const canMark = await mayMarkReviewed(db, user, item);
       return fragment(c, <ReviewStatus space={space} item={item} timeZone={user.timezone} canMark={canMark} />);
     });

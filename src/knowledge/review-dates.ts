@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { documents } from '../db/schema';
 import { conflict, forbidden } from '../http/errors';
 import { defaultReviewInterval } from '../reviews/policy';
+import { clearReviewFlags } from '../runbooks/service';
 import { authorizeItem, mayItem } from './item-access';
 import { getItem, lockRow } from './items';
 import type { ItemAccessFields } from './access';
@@ -43,8 +44,11 @@ export function reviewColumnsOnUpdate(input: DocumentInput): {
   };
 }
 
-/** SQL condition: the item's review date has passed (its index range). */
-export const reviewOverdue = (): SQL => sql`${documents.reviewDueAt} <= now()`;
+/** SQL condition: a linked server changed since the item was last reviewed or saved (issue 23). */
+export const reviewFlagged = (): SQL => sql`${documents.id} in (select f.document_id from document_review_flags f)`;
+
+/** SQL condition: the item needs review: its review date has passed (its index range), or it is flagged. */
+export const reviewOverdue = (): SQL => sql`(${documents.reviewDueAt} <= now() or ${reviewFlagged()})`;
 
 /** May `user` mark this item reviewed: whoever may edit it, and its owner. */
 export async function mayMarkReviewed(db: Db, user: Actor, item: ItemAccessFields): Promise<boolean> {
@@ -53,16 +57,18 @@ export async function mayMarkReviewed(db: Db, user: Actor, item: ItemAccessField
 }
 
 /**
- * "Mark as reviewed": reviewed_at = now and the next due date from it, with an audit event `item.reviewed`. 404 when
- * the user may not read the item, 403 when they may read but neither edit nor own it, 409 when it has no review
- * interval. The item's updated_at and version stay: a review changes no content.
+ * "Mark as reviewed": reviewed_at = now and the next due date from it, its review flags cleared (issue 23), with an
+ * audit event `item.reviewed`. 404 when the user may not read the item, 403 when they may read but neither edit nor
+ * own it, 409 when it has neither a review interval nor flags. The item's updated_at and version stay: a review
+ * changes no content.
  */
 export async function markReviewed(db: Db, space: Space, id: string, user: Actor): Promise<Item> {
   await db.transaction(async (tx) => {
     const row = await lockRow(tx, space, id);
     await authorizeItem(tx, user, row, 'item.read', SPACES[space].messages.missing);
     if (!(await mayMarkReviewed(tx, user, row))) throw forbidden(DENIED_MESSAGE);
-    if (!row.reviewIntervalDays) {
+    const flagsCleared = await clearReviewFlags(tx, row.id);
+    if (!row.reviewIntervalDays && !flagsCleared) {
       throw conflict('This item has no review date: set "Review every N days" first.', 'no_review_interval');
     }
     // Plain SQL: drizzle's update would also set updated_at ($onUpdate).
@@ -73,7 +79,7 @@ export async function markReviewed(db: Db, space: Space, id: string, user: Actor
       action: 'item.reviewed',
       entityType: SPACES[space].audit.entityType,
       entityId: row.id,
-      details: { title: row.title, intervalDays: row.reviewIntervalDays },
+      details: { title: row.title, intervalDays: row.reviewIntervalDays, flagsCleared },
     });
   });
   return (await getItem(db, space, id, { viewer: user }))!;

@@ -144,6 +144,6 @@ export const listQuery = z.object({
   type: z.enum(kbTypes).optional().catch(undefined),
   category: z.string().trim().max(100).optional().catch(undefined),
   view: z.enum(views).optional().catch(undefined),
-  review: z.enum(['overdue']).optional().catch(undefined),
+  review: z.enum(['overdue', 'flagged']).optional().catch(undefined),
 });
 export type ListQuery = z.infer<typeof listQuery>;

@@ -7,7 +7,8 @@ import { recordAudit } from '../audit/service';
 import { conflict } from '../http/errors';
 import { readableBy, readableRestricted, readsEverything } from './access';
 import { getItem, lockRow, writeVersion } from './items';
-import { reviewColumnsOnCreate, reviewColumnsOnUpdate, reviewOverdue } from './review-dates';
+import { reviewColumnsOnCreate, reviewColumnsOnUpdate, reviewFlagged, reviewOverdue } from './review-dates';
+import { clearReviewFlags } from '../runbooks/service';
 import { describeChanges } from './versions';
 import { itemSaved, watchItem } from './watchers';
 import { authorColumns, itemColumns, toItem } from './rows';
@@ -38,8 +39,8 @@ export interface ListFilters {
   q?: string;
   type?: KbType;
   category?: string;
-  /** 'overdue': only items whose review date has passed. */
-  review?: 'overdue';
+  /** 'overdue': only items that need review (date passed or flagged); 'flagged': only those a server change flagged. */
+  review?: 'overdue' | 'flagged';
   limit?: number;
   /** Leave out content and formModel (list screens do not show them). */
   summary?: boolean;
@@ -136,6 +137,8 @@ export async function updateItem(
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
     await recordItemEvent(tx, space, 'update', row, actorId, current.state === 'published');
+    // Saving it is reviewing it: a linked server's changes are seen.
+    await clearReviewFlags(tx, row.id);
     await itemSaved(tx, space, row, actorId, 'updated');
   });
   return (await getItem(db, space, id))!;
@@ -207,6 +210,11 @@ export async function listTitles(
     .limit(filters.limit);
 }
 
+function reviewCondition(review: ListFilters['review']): SQL | undefined {
+  if (review === 'overdue') return reviewOverdue();
+  return review === 'flagged' ? reviewFlagged() : undefined;
+}
+
 function filterWhere(space: Space, filters: ListFilters): SQL | undefined {
   return and(
     eq(documents.space, space),
@@ -214,7 +222,7 @@ function filterWhere(space: Space, filters: ListFilters): SQL | undefined {
     typeCondition(filters.type),
     categoryCondition(filters.category),
     searchCondition(filters.q),
-    filters.review === 'overdue' ? reviewOverdue() : undefined,
+    reviewCondition(filters.review),
     'viewer' in filters ? readableBy(filters.viewer) : undefined,
   );
 }

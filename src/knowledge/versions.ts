@@ -12,6 +12,7 @@ import { SPACES } from './shared';
 import { hasNewerDraft, mayOpenDraft } from './revisions';
 import { itemSaved } from './watchers';
 import { reviewsByVersion, savedRevisionState } from '../reviews/service';
+import { clearReviewFlags } from '../runbooks/service';
 
 /** The fields a change log names, in the order it names them. */
 const LOGGED_FIELDS = [
@@ -147,6 +148,8 @@ export async function restoreVersion(
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, `Restored from version ${source.version}`);
+    // A restore is a save: it clears the item's review flags as an edit does.
+    await clearReviewFlags(tx, row.id);
     await itemSaved(tx, space, row, actorId, 'restored');
     await recordAudit(tx, {
       actorId,

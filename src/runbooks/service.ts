@@ -1,3 +1,5 @@
 /** Living documentation (issue 23): what other features use of server–document links and review flags. */
 export { clearReviewFlags, reviewFlagsOf, reviewFlagsOfMany } from './flags';
 export { linkedServersOf, linkedServersOfMany } from './links';
+export { changedBy, flagServerChange, flagServerDeletion, identityChanges, type ChangedBy } from './raise-flags';
+export { describeServerChange, flagWords } from './flag-texts';

@@ -4,12 +4,11 @@ import { badRequest, forbidden, unauthorized } from '../http/errors';
 import { allow, authorize, customGuard } from '../auth/policy';
 import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
-import { checkNewServer, checkServer } from './commands';
+import { checkNewServer, checkServer, deleteServer, updateServer, type ServerActor } from './commands';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, metricsInput, serverFilters, serverInput, tokenInput, type MetricsInput } from './schemas';
 import {
   createServer,
-  deleteServer,
   isUuid,
   linkDocument,
   listServerDocuments,
@@ -17,11 +16,12 @@ import {
   requireServer,
   unlinkDocument,
   updateMetrics,
-  updateServer,
 } from './service';
 import { createApiToken, listApiTokens, revokeApiToken, verifyApiToken } from './tokens';
 
 const actor = (c: Context<AppEnv>) => c.var.user?.id ?? null;
+/** The actor of a server change; one who came with an API token shows as "an agent" on the flags it raises. */
+const serverActor = (c: Context<AppEnv>): ServerActor => ({ id: actor(c), viaToken: !!c.var.tokenScope });
 
 /** The refusals of an agent token (a session may do both). */
 export const TOKEN_SERVER_REFUSED = 'This token may not push metrics for this server.';
@@ -104,10 +104,10 @@ function serversApi() {
   });
   app.get('/:id', async (c) => c.json(await requireServer(c.var.deps.db, c.req.param('id'))));
   app.put('/:id', write, validate('json', serverInput), async (c) =>
-    c.json(await updateServer(c.var.deps.db, c.req.param('id'), c.req.valid('json'), actor(c))),
+    c.json(await updateServer(c.var.deps.db, c.req.param('id'), c.req.valid('json'), serverActor(c))),
   );
   app.delete('/:id', write, async (c) => {
-    await deleteServer(c.var.deps.db, c.req.param('id'), actor(c));
+    await deleteServer(c.var.deps.db, c.req.param('id'), serverActor(c));
     return c.json({ message: 'Server deleted successfully.' });
   });
   app.post('/:id/health-check', write, async (c) => {

@@ -1,7 +1,10 @@
 import { pushServerStatus, queueServerStatusMails, type NotifyDeps } from '../notifications/service';
 import { AppError } from '../http/errors';
+import type { Db } from '../db/client';
+import { changedBy, flagServerChange, flagServerDeletion } from '../runbooks/service';
 import { checkAllServers, claimUnannouncedChanges, probeServer, type CheckAllSummary } from './health';
-import { type CheckedServer, firstCheckPending, type Server } from './schemas';
+import { type CheckedServer, firstCheckPending, type Server, type ServerInput } from './schemas';
+import { deleteServerInTx, lockServer, updateServerInTx } from './service';
 
 /*
  * Health checks as one command each: probe, store (one transaction per server, with the change marked
@@ -90,4 +93,34 @@ export async function checkAll(
   const round = await checkAllServers(deps.db, { concurrency: 20, signal: opts.signal });
   const announced = await announceStatusChanges(deps);
   return { ...round, announced };
+}
+
+/** Who changes a server: the signed-in user, and whether they came with an API token (then flags say "an agent"). */
+export interface ServerActor {
+  id: string | null;
+  viaToken: boolean;
+}
+
+/**
+ * Saves a server's form (PUT /api/servers/{id}): the row, its audit event, and a review flag on every document
+ * linked to it for each identity field that changed (with its owner and watchers told), in one transaction.
+ */
+export async function updateServer(db: Db, id: string, input: ServerInput, actor: ServerActor): Promise<Server> {
+  return db.transaction(async (tx) => {
+    const { before, server } = await updateServerInTx(tx, id, input, actor.id);
+    await flagServerChange(tx, before, server, await changedBy(tx, actor.id, actor.viaToken));
+    return server;
+  });
+}
+
+/**
+ * Deletes a server: its linked documents are flagged first (the delete takes the links with it), then the row and
+ * its audit event go, in one transaction.
+ */
+export async function deleteServer(db: Db, id: string, actor: ServerActor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const server = await lockServer(tx, id);
+    await flagServerDeletion(tx, server, await changedBy(tx, actor.id, actor.viaToken));
+    await deleteServerInTx(tx, id, actor.id);
+  });
 }

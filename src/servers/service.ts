@@ -134,18 +134,30 @@ async function createServerInTx(db: Db, input: ServerInput, actorId: string | nu
   return toServer(row);
 }
 
-/** updateServer in one transaction: the change and its audit event are stored together or not at all. */
-export const updateServer = (db: Db, id: string, input: ServerInput, actorId: string | null = null): Promise<Server> =>
-  db.transaction((tx) => updateServerInTx(tx, id, input, actorId));
+/** A server's row locked for a change in this transaction (404 when there is none). */
+export async function lockServer(db: Db, id: string): Promise<Server> {
+  const [row] = isUuid(id) ? await db.select().from(servers).where(eq(servers.id, id)).for('update') : [];
+  if (!row) throw notFound('Server not found.');
+  return toServer(row);
+}
 
-/** Replaces a server's form fields; a status change stamps status_changed_at. */
-async function updateServerInTx(
+/** What an update stored: the server before and after it. */
+export interface ServerUpdate {
+  before: Server;
+  server: Server;
+}
+
+/**
+ * Replaces a server's form fields; a status change stamps status_changed_at. Pass the transaction (servers/commands.ts
+ * updateServer): the row, its audit event and the flags of its linked documents go together.
+ */
+export async function updateServerInTx(
   db: Db,
   id: string,
   input: ServerInput,
   actorId: string | null = null,
-): Promise<Server> {
-  const before = await requireServer(db, id);
+): Promise<ServerUpdate> {
+  const before = await lockServer(db, id);
   await assertNameFree(db, input.name, id);
   const changed = before.status !== input.status;
   const row = await db
@@ -162,16 +174,15 @@ async function updateServerInTx(
     entityId: id,
     details: changed ? { from: before.status, to: input.status } : {},
   });
-  return toServer(row);
+  return { before, server: toServer(row) };
 }
 
-/** deleteServer in one transaction: the change and its audit event are stored together or not at all. */
-export const deleteServer = (db: Db, id: string, actorId: string | null = null): Promise<void> =>
-  db.transaction((tx) => deleteServerInTx(tx, id, actorId));
-
-/** Deletes a server (its links and health history go with it). */
-async function deleteServerInTx(db: Db, id: string, actorId: string | null = null): Promise<void> {
-  const server = await requireServer(db, id);
+/**
+ * Deletes a server (its links and health history go with it); answers it as it was. Pass the transaction
+ * (servers/commands.ts deleteServer flags its linked documents first, while the links are still there).
+ */
+export async function deleteServerInTx(db: Db, id: string, actorId: string | null = null): Promise<Server> {
+  const server = await lockServer(db, id);
   await db.delete(servers).where(eq(servers.id, id));
   await recordAudit(db, {
     actorId,
@@ -180,6 +191,7 @@ async function deleteServerInTx(db: Db, id: string, actorId: string | null = nul
     entityId: id,
     details: { name: server.name },
   });
+  return server;
 }
 
 /** Stores pushed metrics (spec §7); status is optional for agents. */

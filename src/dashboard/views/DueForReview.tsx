@@ -8,8 +8,15 @@ export interface DueForReviewProps {
   timeZone: string;
 }
 
+/** "Server changed" (a linked server changed), "Review overdue", or "Review due {date}". */
+function DueBadge({ item, timeZone }: { item: DueItem; timeZone: string }) {
+  if (item.flagged) return <Badge colour="red">Server changed</Badge>;
+  if (item.needsReview) return <Badge colour="red">Review overdue</Badge>;
+  return <Badge colour="yellow">{`Review due ${formatDate(item.reviewDueAt, timeZone)}`}</Badge>;
+}
+
 /**
- * The "Due for review" panel (issue 22): items overdue or due soon that the reader may read, their own first, with a
+ * The "Due for review" panel (issue 22): items overdue, due soon or flagged by a server change that the reader may read, their own first, with a
  * link to the overdue list. Not shown when nothing is due.
  */
 export function DueForReview({ items, timeZone }: DueForReviewProps) {
@@ -31,11 +38,7 @@ export function DueForReview({ items, timeZone }: DueForReviewProps) {
                 <span className="dash-recent__title">{item.title}</span>
                 {item.mine && <span className="muted small">Yours</span>}
               </span>
-              {item.needsReview ? (
-                <Badge colour="red">Review overdue</Badge>
-              ) : (
-                <Badge colour="yellow">{`Review due ${formatDate(item.reviewDueAt, timeZone)}`}</Badge>
-              )}
+              <DueBadge item={item} timeZone={timeZone} />
             </a>
           </li>
         ))}

@@ -6,8 +6,8 @@ export interface ListState {
   type?: KbType;
   category?: string;
   view?: ViewMode;
-  /** Only items whose review date has passed. */
-  review?: 'overdue';
+  /** Only items that need review (date passed or a linked server changed), or only those flagged by a server change. */
+  review?: 'overdue' | 'flagged';
   limit?: number;
 }
 
