@@ -14,6 +14,7 @@ import { authorColumns, itemColumns, toItem } from './rows';
 import type { DocumentInput, Item, KbType, Space } from './schemas';
 import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from './shared';
 import { savedRevisionState } from '../reviews/service';
+import { setItemServers } from '../runbooks/service';
 
 export { getItem, isUuid, itemFor } from './items';
 export { readItem } from './reading';
@@ -98,6 +99,7 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, 'Created');
     await recordItemEvent(tx, space, 'create', row, actorId);
+    if (input.serverIds) await setItemServers(tx, space, row, input.serverIds, actorId);
     if (actorId) await watchItem(tx, row.id, actorId);
     return row.id;
   });
@@ -136,6 +138,7 @@ export async function updateItem(
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
     await recordItemEvent(tx, space, 'update', row, actorId, current.state === 'published');
+    if (input.serverIds) await setItemServers(tx, space, row, input.serverIds, actorId);
     await itemSaved(tx, space, row, actorId, 'updated');
   });
   return (await getItem(db, space, id))!;
