@@ -1,0 +1,24 @@
+import { useState } from 'react';
+import type { ServerSummary } from '../../../../src/runbooks/shared';
+
+const idsOf = (servers: ServerSummary[]) => servers.map((s) => s.id);
+
+/**
+ * The editor's linked servers (picker and suggestions): `serverIds()` is what Save sends, only when the set was
+ * changed here (a new item: any servers at all), so a save does not undo links made elsewhere meanwhile.
+ */
+export function useLinkedServers(initial: ServerSummary[], isNew: boolean, onChange: () => void) {
+  const [servers, setServers] = useState(initial);
+  const [start] = useState(() => idsOf(initial).join(','));
+  const set = (next: ServerSummary[]) => {
+    onChange();
+    setServers(next);
+  };
+  const link = (more: ServerSummary[]) => set([...servers, ...more.filter((s) => !servers.some((x) => x.id === s.id))]);
+  const serverIds = (): string[] | undefined => {
+    const now = idsOf(servers);
+    if (isNew) return now.length ? now : undefined;
+    return now.join(',') === start ? undefined : now;
+  };
+  return { servers, set, link, serverIds };
+}
