@@ -71,8 +71,9 @@ export function ServerPicker({ servers, onChange }: Props) {
   const id = useId();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
+  const [focused, setFocused] = useState(false);
   const matches = useMatches(query, servers);
-  const open = matches.length > 0;
+  const open = focused && matches.length > 0;
 
   const pick = (server: ServerSummary) => {
     onChange([...servers, server]);
@@ -115,6 +116,8 @@ export function ServerPicker({ servers, onChange }: Props) {
             setActive(0);
           }}
           onKeyDown={onKeyDown}
+          onFocus={() => setFocused(true)}
+          onBlur={() => setFocused(false)}
         />
         {open && (
           <div className="search-results" id={`${id}-matches`} role="listbox" aria-label="Matching servers">
