@@ -126,4 +126,30 @@ describe.skipIf(!hasBrowser)('linking servers in the editor (issue 23), in Chrom
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('Auto Create KB lists the servers the notes name, ticked; the one left ticked is linked', async () => {
+    const { context, page, problems } = await signedInPage();
+    await page.goto(`${app.url}/knowledge-base`);
+    await page.getByRole('link', { name: 'Get Started' }).click();
+    await page
+      .getByLabel('Content')
+      .fill('restart nginx on web1\nthen check the database at 10.0.0.2\nRestart-Service nginx');
+    await page.getByRole('button', { name: 'Generate Preview' }).click();
+    const offered = page.getByRole('group', { name: 'Link to the servers it mentions' });
+    await offered.waitFor();
+    const box = (name: string) => offered.getByRole('checkbox', { name: new RegExp(`^${name}\\b`) });
+    expect(await offered.getByRole('checkbox').count()).toBe(2);
+    await expect(box('db2').isChecked()).resolves.toBe(true);
+    await expect(box('web1').isChecked()).resolves.toBe(true);
+    await box('db2').uncheck();
+    await page.getByRole('button', { name: 'Save Document' }).click();
+    await page.waitForURL(/\/knowledge-base\/[0-9a-f-]{36}\/edit$/);
+    const id = page.url().split('/').at(-2)!;
+    expect((await linkedServersOf(app.db, id)).map((s) => s.name)).toEqual(['web1']);
+    // The editor opens with it linked.
+    await hydrated(page);
+    expect((await chips(page).allInnerTexts()).map((t) => t.split(/\s/)[0])).toEqual(['web1']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
