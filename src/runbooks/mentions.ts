@@ -14,6 +14,7 @@ import type { ServerSummary } from './shared';
 
 const TOKEN = /[A-Za-z0-9._:-]+/g;
 const EDGE_PUNCTUATION = /^[._:-]+|[._:-]+$/g;
+const ONE_TOKEN = /^[A-Za-z0-9._:-]+$/;
 
 /** The tokens of a text, lower case, without punctuation at their ends (empty ones left out). */
 export function tokensOf(text: string): string[] {
@@ -62,6 +63,8 @@ export function indexText(text: string): MentionIndex {
 /** True when the text names this name, hostname or address as a whole token (or as the same run of words). */
 export function mentions(index: MentionIndex, name: string | null | undefined): boolean {
   if (!name) return false;
+  // Most names and every address are one token: no need to cut them up.
+  if (ONE_TOKEN.test(name)) return index.words.has(name.replace(EDGE_PUNCTUATION, '').toLowerCase());
   const words = tokensOf(name);
   if (words.length === 0) return false;
   if (words.length === 1) return index.words.has(words[0]);
