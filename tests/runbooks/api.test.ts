@@ -133,6 +133,17 @@ describe.each([
     expect(names(await res.json())).toEqual(['db2']);
   });
 
+  it('the editor page hands the island the linked servers (rendered as chips before any script runs)', async () => {
+    const item = await create({ serverIds: [db2] });
+    const page = base.replace('/api', '');
+    const res = await t.app.request(`${page}/${item.id}/edit`, { headers: { Cookie: editor.cookie } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('aria-label="Linked servers"');
+    expect(html).toMatch(/class="tag server-chip">db2/);
+    expect(html).toContain('aria-label="Remove server db2"');
+  });
+
   it('serverIds on create and update store the links in the save', async () => {
     const item = await create({ serverIds: [web1, db2] });
     expect(names(item.servers)).toEqual(['db2', 'web1']);
