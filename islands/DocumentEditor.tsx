@@ -100,6 +100,7 @@ export default function DocumentEditor(props: DocumentEditorProps) {
     const draft = drafts.load();
     if (!draft) return;
     setFields(draft.fields);
+    if (draft.servers) linked.set(draft.servers);
     if (item && draft.baseVersion) setVersion(draft.baseVersion);
     setRevision((r) => r + 1);
     setRestoredDraft(draft.savedAt);
@@ -107,7 +108,8 @@ export default function DocumentEditor(props: DocumentEditorProps) {
   }, []);
 
   const writeDraft = () =>
-    dirty.current && drafts.save({ fields, baseVersion: version, savedAt: new Date().toISOString() });
+    dirty.current &&
+    drafts.save({ fields, servers: linked.servers, baseVersion: version, savedAt: new Date().toISOString() });
   // The latest render's, for the listeners below that are attached once.
   const handlers = useRef({ writeDraft, save: () => {} });
 
@@ -116,7 +118,7 @@ export default function DocumentEditor(props: DocumentEditorProps) {
     if (!dirty.current) return;
     const t = setTimeout(writeDraft, 250);
     return () => clearTimeout(t);
-  }, [fields, version, drafts]);
+  }, [fields, linked.servers, version, drafts]);
 
   // What was typed since the last debounced write is kept when the page is left or hidden.
   useEffect(() => saveOnLeave(() => handlers.current.writeDraft()), []);
@@ -160,6 +162,7 @@ export default function DocumentEditor(props: DocumentEditorProps) {
   }
 
   function discardDraft() {
+    linked.reset();
     if (item) return loadItem(item);
     drafts.clear();
     dirty.current = false;

@@ -87,6 +87,11 @@ describe.skipIf(!hasBrowser)('linking servers in the editor (issue 23), in Chrom
     await matches.first().waitFor();
     await matches.filter({ hasText: /^web1\s+10\.0\.0\.1$/ }).click();
     await chips(page).nth(1).waitFor();
+    // The draft keeps them over a reload.
+    await page.reload();
+    await hydrated(page);
+    await page.getByText(/Restored your unsaved draft/).waitFor();
+    expect((await chips(page).allInnerTexts()).map((t) => t.split(/\s/)[0])).toEqual(['db2', 'web1']);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(
       (url) => url.pathname.startsWith(`/knowledge-base/${item.id}/`) && !url.pathname.endsWith('/edit'),

@@ -9,7 +9,8 @@ const idsOf = (servers: ServerSummary[]) => servers.map((s) => s.id);
  */
 export function useLinkedServers(initial: ServerSummary[], isNew: boolean, onChange: () => void) {
   const [servers, setServers] = useState(initial);
-  const [start] = useState(() => idsOf(initial).join(','));
+  const [first] = useState(initial);
+  const start = idsOf(first).join(',');
   const set = (next: ServerSummary[]) => {
     onChange();
     setServers(next);
@@ -20,5 +21,7 @@ export function useLinkedServers(initial: ServerSummary[], isNew: boolean, onCha
     if (isNew) return now.length ? now : undefined;
     return now.join(',') === start ? undefined : now;
   };
-  return { servers, set, link, serverIds };
+  /** Back to the servers the editor opened with (Discard draft). */
+  const reset = () => setServers(first);
+  return { servers, set, link, reset, serverIds };
 }
