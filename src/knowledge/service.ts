@@ -14,7 +14,7 @@ import { authorColumns, itemColumns, toItem } from './rows';
 import type { DocumentInput, Item, KbType, Space } from './schemas';
 import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from './shared';
 import { savedRevisionState } from '../reviews/service';
-import { setItemServers } from '../runbooks/service';
+import { retypeItemLinks, setItemServers } from '../runbooks/service';
 
 export { getItem, isUuid, itemFor } from './items';
 export { readItem } from './reading';
@@ -139,6 +139,7 @@ export async function updateItem(
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
     await recordItemEvent(tx, space, 'update', row, actorId, current.state === 'published');
     if (input.serverIds) await setItemServers(tx, space, row, input.serverIds, actorId);
+    else if (row.templateType !== current.templateType) await retypeItemLinks(tx, space, row);
     await itemSaved(tx, space, row, actorId, 'updated');
   });
   return (await getItem(db, space, id))!;

@@ -76,6 +76,14 @@ export async function setItemServers(
   return change;
 }
 
+/** Gives the item's links its current type (an edit changed its templateType). Call it in the save's transaction. */
+export async function retypeItemLinks(tx: Db, space: Space, item: LinkedItem): Promise<void> {
+  await tx
+    .update(serverDocuments)
+    .set({ documentType: documentTypeOf(space, item.templateType) })
+    .where(eq(serverDocuments.documentId, item.id));
+}
+
 /** setItemServers in a transaction of its own (PUT /api/{base}/{id}/servers). */
 export const linkItemServers = (db: Db, space: Space, item: LinkedItem, serverIds: string[], actorId: string | null) =>
   db.transaction((tx) => setItemServers(tx, space, item, serverIds, actorId));

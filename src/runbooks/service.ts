@@ -1,6 +1,6 @@
 /** Living documentation (issue 23): what other features use of server–document links and review flags. */
 export { clearReviewFlags, reviewFlagsOf, reviewFlagsOfMany } from './flags';
 export { linkedServersOf, linkedServersOfMany } from './links';
-export { linkItemServers, setItemServers, type LinkedItem, type ServerLinkChange } from './item-links';
+export { linkItemServers, retypeItemLinks, setItemServers, type LinkedItem, type ServerLinkChange } from './item-links';
 export { serversMentionedIn } from './mentions';
 export { itemServersInput } from './schemas';

@@ -169,6 +169,20 @@ describe.each([
   });
 });
 
+describe('a link takes the type of its item', () => {
+  it('an edit that changes the kind of item retypes its links (serverIds left out)', async () => {
+    const body = { title: 'Web tier', content: 'Steps.', serverIds: [web1] };
+    const item = await (await call('POST', '/api/knowledge-base', body)).json();
+    expect((await links(item.id)).map((l) => l.documentType)).toEqual(['knowledge-base']);
+    await call('PUT', `/api/knowledge-base/${item.id}`, {
+      title: 'Web tier',
+      content: 'Steps.',
+      templateType: 'work_instruction',
+    });
+    expect((await links(item.id)).map((l) => l.documentType)).toEqual(['work-instruction']);
+  });
+});
+
 describe('POST /api/servers/mentions', () => {
   const mentions = (body: unknown, cookie: string | undefined = viewer.cookie) =>
     call('POST', '/api/servers/mentions', body, cookie);
