@@ -109,7 +109,7 @@ export default function DocumentEditor(props: DocumentEditorProps) {
 
   const writeDraft = () =>
     dirty.current &&
-    drafts.save({ fields, servers: linked.servers, baseVersion: version, savedAt: new Date().toISOString() });
+    drafts.save({ fields, servers: linked.draftServers(), baseVersion: version, savedAt: new Date().toISOString() });
   // The latest render's, for the listeners below that are attached once.
   const handlers = useRef({ writeDraft, save: () => {} });
 

@@ -21,7 +21,9 @@ export function useLinkedServers(initial: ServerSummary[], isNew: boolean, onCha
     if (isNew) return now.length ? now : undefined;
     return now.join(',') === start ? undefined : now;
   };
+  /** What a draft keeps: the servers only when they were changed here (else the page's fresh ones stand). */
+  const draftServers = () => (serverIds() ? servers : undefined);
   /** Back to the servers the editor opened with (Discard draft). */
   const reset = () => setServers(first);
-  return { servers, set, link, reset, serverIds };
+  return { servers, set, link, reset, serverIds, draftServers };
 }
