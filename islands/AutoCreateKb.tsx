@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { AUTO_CREATE_COUNTER, BLANK_CONTENT_MESSAGE, TOO_LARGE_MESSAGE } from '../src/ai/shared';
+import type { ServerSummary } from '../src/runbooks/shared';
 import { api, ApiError } from './_lib/api';
 import { copyText } from './_lib/chat/clipboard';
 import { Markdown } from './_lib/chat/markdown';
@@ -16,6 +17,8 @@ interface Preview {
   tags: string[];
   excerpt: string | null;
   content: string;
+  /** The servers the text names (issue 23), offered ticked. */
+  servers: ServerSummary[];
 }
 
 type Stage = 'collapsed' | 'input' | 'preview';
@@ -35,6 +38,8 @@ export default function AutoCreateKb({ open }: AutoCreateKbProps) {
   const [stage, setStage] = useState<Stage>(open ? 'input' : 'collapsed');
   const [text, setText] = useState('');
   const [preview, setPreview] = useState<Preview | null>(null);
+  /** The offered servers the user left ticked. */
+  const [ticked, setTicked] = useState<Set<string>>(() => new Set());
   const [pending, setPending] = useState<'generating' | 'saving' | null>(null);
 
   useEffect(() => {
@@ -63,7 +68,9 @@ export default function AutoCreateKb({ open }: AutoCreateKbProps) {
     if (!text.trim()) return toast('Error', BLANK_CONTENT_MESSAGE, 'error');
     setPending('generating');
     try {
-      setPreview(await api<Preview>('POST', '/api/ai/auto-create-kb-preview', { content: text }));
+      const next = await api<Preview>('POST', '/api/ai/auto-create-kb-preview', { content: text });
+      setPreview(next);
+      setTicked(new Set(next.servers.map((s) => s.id)));
       setStage('preview');
       toast('Preview generated', 'Your knowledge base preview is ready for review.');
     } catch (error) {
@@ -77,7 +84,9 @@ export default function AutoCreateKb({ open }: AutoCreateKbProps) {
     if (!preview || pending) return;
     setPending('saving');
     try {
-      const item = await api<{ id: string }>('POST', '/api/ai/auto-create-kb', preview);
+      const { servers, ...fields } = preview;
+      const serverIds = servers.filter((s) => ticked.has(s.id)).map((s) => s.id);
+      const item = await api<{ id: string }>('POST', '/api/ai/auto-create-kb', { ...fields, serverIds });
       toast('Success', 'Knowledge base document created successfully!');
       reset();
       window.location.assign(`/knowledge-base/${item.id}/edit`);
@@ -104,6 +113,27 @@ export default function AutoCreateKb({ open }: AutoCreateKbProps) {
           ))}
         </div>
         {preview.excerpt && <p className="muted">{preview.excerpt}</p>}
+        {preview.servers.length > 0 && (
+          <fieldset className="field auto-create__servers">
+            <legend className="field__label">Link to the servers it mentions</legend>
+            {preview.servers.map((s) => (
+              <label key={s.id} className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={ticked.has(s.id)}
+                  onChange={(e) => {
+                    const next = new Set(ticked);
+                    if (e.target.checked) next.add(s.id);
+                    else next.delete(s.id);
+                    setTicked(next);
+                  }}
+                />
+                {s.name}
+                {s.ipAddress && <span className="muted small">{s.ipAddress}</span>}
+              </label>
+            ))}
+          </fieldset>
+        )}
         <div className="auto-create__content">
           <Markdown
             text={preview.content}

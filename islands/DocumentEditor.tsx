@@ -9,6 +9,7 @@ import {
   initialFields,
   itemHref,
   payloadOf,
+  prefilledFields,
   previewBody,
   proposedChange,
   SPACES,
@@ -22,6 +23,7 @@ import {
   type ProposedChange,
   type TemplateType,
 } from '../src/knowledge/shared';
+import type { ServerSummary } from '../src/runbooks/shared';
 import { formatDateTime } from '../src/ui/shared';
 import { AiFieldButton } from './_lib/knowledge/editor/AiButton';
 import { enhanceContent } from './_lib/knowledge/editor/ai';
@@ -31,12 +33,14 @@ import { ConflictBanner, TheirsPanel } from './_lib/knowledge/editor/ConflictPan
 import { ContentEditor } from './_lib/knowledge/editor/ContentEditor';
 import { draftKey, draftStore, saveOnLeave, warnBeforeLeaving } from './_lib/knowledge/editor/drafts';
 import { HowToFormView } from './_lib/knowledge/editor/HowToFormView';
+import { useLinkedServers } from './_lib/knowledge/editor/linked-servers';
 import { TextField } from './_lib/knowledge/editor/ListField';
 import { Preview } from './_lib/knowledge/editor/Preview';
 import { ProposalPanel } from './_lib/knowledge/editor/ProposalPanel';
 import { saveItem } from './_lib/knowledge/editor/save';
 import { onSaveShortcut } from './_lib/knowledge/editor/save-shortcut';
 import { useBelowPageHeader } from './_lib/knowledge/editor/sticky';
+import { ServerSuggestions } from './_lib/knowledge/editor/ServerSuggestions';
 import { SettingsPanel } from './_lib/knowledge/editor/SettingsPanel';
 import { ShareDialog } from './_lib/knowledge/ShareDialog';
 import { VersionHistory } from './_lib/knowledge/VersionHistory';
@@ -54,15 +58,21 @@ export type DocumentEditorProps = {
   autoSave: boolean;
   /** Present when the user may share this item (its owner or an admin): its visibility, for the Share dialog. */
   sharing?: { visibility: ItemVisibility };
+  /** The servers the item is linked to now (issue 23). */
+  servers?: ServerSummary[];
+  /** A new item made from a server: its first fields and linked servers. */
+  prefill?: { fields: Partial<Fields>; servers: ServerSummary[] };
 };
 
 /** The document editor: fields, markdown or form content, Preview, AI, images, drafts, versions and conflicts. */
 export default function DocumentEditor(props: DocumentEditorProps) {
-  const { base, kind, listUrl, item, timeZone, autoSave, sharing } = props;
+  const { base, kind, listUrl, item, timeZone, autoSave, sharing, prefill } = props;
   const space = spaceOfApi(base);
   // One store for the editor's life: an island's props never change after hydration.
   const [drafts] = useState(() => draftStore<Fields>(draftKey(base, item?.id ?? null, kind), autoSave));
-  const [fields, setFields] = useState<Fields>(() => initialFields(item, kind));
+  const [fields, setFields] = useState<Fields>(() =>
+    item ? initialFields(item, kind) : prefilledFields(kind, prefill?.fields),
+  );
   const [version, setVersion] = useState<number | null>(item?.version ?? null);
   const [mode, setMode] = useState<'edit' | 'preview'>('edit');
   const [revision, setRevision] = useState(0);
@@ -77,6 +87,9 @@ export default function DocumentEditor(props: DocumentEditorProps) {
   /** The fields before the last accepted proposal, for Undo (until the next edit). */
   const [beforeAccept, setBeforeAccept] = useState<Fields | null>(null);
   const dirty = useRef(false);
+  const linked = useLinkedServers((item ? props.servers : prefill?.servers) ?? [], !item, () => {
+    dirty.current = true;
+  });
   const root = useRef<HTMLDivElement>(null);
   useBelowPageHeader(root);
   const pristine = useRef(initialFields(null, kind).content);
@@ -87,6 +100,7 @@ export default function DocumentEditor(props: DocumentEditorProps) {
     const draft = drafts.load();
     if (!draft) return;
     setFields(draft.fields);
+    if (draft.servers) linked.set(draft.servers);
     if (item && draft.baseVersion) setVersion(draft.baseVersion);
     setRevision((r) => r + 1);
     setRestoredDraft(draft.savedAt);
@@ -94,7 +108,8 @@ export default function DocumentEditor(props: DocumentEditorProps) {
   }, []);
 
   const writeDraft = () =>
-    dirty.current && drafts.save({ fields, baseVersion: version, savedAt: new Date().toISOString() });
+    dirty.current &&
+    drafts.save({ fields, servers: linked.draftServers(), baseVersion: version, savedAt: new Date().toISOString() });
   // The latest render's, for the listeners below that are attached once.
   const handlers = useRef({ writeDraft, save: () => {} });
 
@@ -103,7 +118,7 @@ export default function DocumentEditor(props: DocumentEditorProps) {
     if (!dirty.current) return;
     const t = setTimeout(writeDraft, 250);
     return () => clearTimeout(t);
-  }, [fields, version, drafts]);
+  }, [fields, linked.servers, version, drafts]);
 
   // What was typed since the last debounced write is kept when the page is left or hidden.
   useEffect(() => saveOnLeave(() => handlers.current.writeDraft()), []);
@@ -147,10 +162,11 @@ export default function DocumentEditor(props: DocumentEditorProps) {
   }
 
   function discardDraft() {
+    linked.reset();
     if (item) return loadItem(item);
     drafts.clear();
     dirty.current = false;
-    setFields(initialFields(null, kind));
+    setFields(prefilledFields(kind, prefill?.fields));
     setRevision((r) => r + 1);
     setRestoredDraft(null);
   }
@@ -164,7 +180,7 @@ export default function DocumentEditor(props: DocumentEditorProps) {
   async function save() {
     setSaving(true);
     const payload = {
-      ...payloadOf(fields, item ? version : null),
+      ...payloadOf(fields, item ? version : null, linked.serverIds()),
       ...(item && changeNote.trim() ? { changeNote } : {}),
     };
     const result = await saveItem(base, item?.id ?? null, payload);
@@ -345,6 +361,7 @@ export default function DocumentEditor(props: DocumentEditorProps) {
                   onImages={addImages}
                 />
               )}
+              <ServerSuggestions content={fields.content} linked={linked.servers} onLink={linked.link} />
               {item && <ChangeNoteField value={changeNote} onChange={setChangeNote} />}
             </>
           ) : (
@@ -373,6 +390,8 @@ export default function DocumentEditor(props: DocumentEditorProps) {
           types={SPACES[space].templateTypes}
           set={change}
           onTemplateType={onTemplateType}
+          servers={linked.servers}
+          onServers={linked.set}
         />
       </div>
     </div>

@@ -38,6 +38,7 @@ import { inboxRoutes } from './notifications/inbox-routes';
 import { reviewRoutes } from './reviews/routes';
 import { isImageUpload } from './objects/api';
 import { commentRoutes } from './comments/routes';
+import { runbookApi } from './runbooks/api';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps) {
   // Before knowledge: its read page's /{id}/{slug} would answer GET /knowledge-base/{id}/comments.
   app.route('/', commentRoutes());
   app.route('/', activityPages()); // before knowledgeRoutes: its /{id}/{slug} would answer /{id}/activity
+  app.route('/', runbookApi()); // before serverRoutes: POST /api/servers/mentions
   app.route('/', knowledgeRoutes());
   app.route('/', markdownPreviewApi());
   app.route('/', objectRoutes());

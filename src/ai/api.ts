@@ -3,7 +3,14 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { allow, requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
-import { askInput, enhanceContentInput, enhanceFieldInput, feedbackInput, kbPreview, previewInput } from './schemas';
+import {
+  askInput,
+  autoCreateInput,
+  enhanceContentInput,
+  enhanceFieldInput,
+  feedbackInput,
+  previewInput,
+} from './schemas';
 import * as ai from './service';
 
 const engine = (c: Context<AppEnv>) => ai.engineFor(c.var.deps.config, c.var.logger);
@@ -54,10 +61,10 @@ export function aiApi() {
 
   api.post('/api/ai/auto-create-kb-preview', write, validate('json', previewInput), async (c) => {
     const { content } = c.req.valid('json');
-    return c.json(await engine(c).previewKb(ai.checkContent(content)));
+    return c.json(await ai.previewWithServers(c.var.deps.db, engine(c), ai.checkContent(content)));
   });
 
-  api.post('/api/ai/auto-create-kb', write, validate('json', kbPreview), async (c) => {
+  api.post('/api/ai/auto-create-kb', write, validate('json', autoCreateInput), async (c) => {
     return c.json(await ai.saveAutoCreated(c.var.deps.db, c.var.user!.id, c.req.valid('json')), 201);
   });
 

@@ -68,6 +68,15 @@ export const kbPreview = z.object({
 });
 export type KbPreview = z.infer<typeof kbPreview>;
 
+/** POST /api/ai/auto-create-kb: the preview and the servers to link it to (issue 23: those left ticked). */
+export const autoCreateInput = kbPreview.extend({
+  serverIds: z
+    .array(z.uuid({ error: 'serverIds must be server ids.' }), { error: 'serverIds must list server ids.' })
+    .max(500, 'An item may link at most 500 servers.')
+    .optional(),
+});
+export type AutoCreateInput = z.infer<typeof autoCreateInput>;
+
 export interface EnhancedContent {
   improvedContent: string;
   suggestedTitle: string;

@@ -5,6 +5,7 @@ import { badRequest, notFound, tooLarge } from '../http/errors';
 import type { Logger } from '../http/logger';
 import { createItem } from '../knowledge/service';
 import type { Item } from '../knowledge/schemas';
+import { linkedServersOf, serversMentionedIn } from '../runbooks/service';
 import { builtinEngine } from './builtin';
 import type { Asker, Engine, EngineAnswer } from './engine';
 import { llmEngine, type LlmLimits } from './llm';
@@ -14,7 +15,7 @@ import {
   STREAM_HEARTBEAT_MS,
   type AskInput,
   type AskResult,
-  type KbPreview,
+  type AutoCreateInput,
 } from './schemas';
 
 /** Ops AI commands: answer (plain or streamed), store every exchange, feedback, writing tools. */
@@ -155,10 +156,17 @@ export function checkContent(content: string): string {
   return content;
 }
 
-/** Saves an auto-created preview as a knowledge item (a draft knowledge-base article). */
-export function saveAutoCreated(db: Db, userId: string, preview: KbPreview): Promise<Item> {
+/** The auto-create preview with the servers the pasted text or the preview names (the panel offers them ticked). */
+export async function previewWithServers(db: Db, engine: Engine, content: string) {
+  const preview = await engine.previewKb(content);
+  const servers = await serversMentionedIn(db, `${content}\n${preview.title}\n${preview.content}`);
+  return { ...preview, serverIds: servers.map((s) => s.id), servers };
+}
+
+/** Saves an auto-created preview as a knowledge item (a draft knowledge-base article), linked to its servers. */
+export async function saveAutoCreated(db: Db, userId: string, preview: AutoCreateInput): Promise<Item> {
   checkContent(preview.content);
-  return createItem(
+  const item = await createItem(
     db,
     'knowledge',
     {
@@ -170,7 +178,9 @@ export function saveAutoCreated(db: Db, userId: string, preview: KbPreview): Pro
       isPublished: false,
       isTemplate: false,
       templateType: null,
+      serverIds: preview.serverIds,
     },
     userId,
   );
+  return { ...item, servers: await linkedServersOf(db, item.id), reviewFlags: [] };
 }

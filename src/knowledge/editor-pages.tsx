@@ -6,6 +6,7 @@ import { itemFor } from './items';
 import { editorHeading, editorItemOf, isKbType, kbTypeOf, SPACES, type EditorKind } from './shared';
 import { EditorPage } from './views/EditorPage';
 import { reviewPanelFor } from '../reviews/commands';
+import { linkedServersOf } from '../runbooks/service';
 
 /** The editor edits the newest revision, which its review panel is about. */
 const editorReview = { mayWrite: true, showing: 'newest' } as const;
@@ -26,6 +27,7 @@ async function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: 
       timeZone={timezone}
       autoSave={autoSave}
       sharing={sharing}
+      servers={item ? await linkedServersOf(c.var.deps.db, item.id) : undefined}
       review={item ? await reviewPanelFor(c.var.deps.db, c.var.user, space, item, editorReview) : undefined}
     />
   );

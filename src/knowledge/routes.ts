@@ -5,6 +5,7 @@ import { editorPages } from './editor-pages';
 import { knowledgePages } from './pages';
 import { readPages } from './read-pages';
 import { reviewDateRoutes } from './review-date-routes';
+import { serverLinksApi } from './server-links-api';
 import { shareApi } from './share-api';
 import { sharePages } from './share-page';
 import { watchRoutes } from './watch-routes';
@@ -13,6 +14,7 @@ import { watchRoutes } from './watch-routes';
 export function knowledgeRoutes() {
   const app = new Hono<AppEnv>();
   app.route('/', knowledgeApi());
+  app.route('/', serverLinksApi());
   app.route('/', shareApi());
   app.route('/', reviewDateRoutes());
   app.route('/', sharePages());

@@ -130,6 +130,11 @@ export const documentInput = z.object({
     .max(REVIEW_INTERVAL_MAX, `reviewIntervalDays must be between 1 and ${REVIEW_INTERVAL_MAX}.`)
     .nullable()
     .optional(),
+  /** The servers the item is linked to (issue 23), the whole set; left out, the links stay as they are. */
+  serverIds: z
+    .array(z.uuid({ error: 'serverIds must be server ids.' }), { error: 'serverIds must list server ids.' })
+    .max(500, 'An item may link at most 500 servers.')
+    .optional(),
   /** The version the edit was based on; a stale one answers 409. */
   version: z.number({ error: 'version must be a number.' }).int().positive().optional(),
 });

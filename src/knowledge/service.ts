@@ -8,13 +8,13 @@ import { conflict } from '../http/errors';
 import { readableBy, readableRestricted, readsEverything } from './access';
 import { getItem, lockRow, writeVersion } from './items';
 import { reviewColumnsOnCreate, reviewColumnsOnUpdate, reviewFlagged, reviewOverdue } from './review-dates';
-import { clearReviewFlags } from '../runbooks/service';
 import { describeChanges } from './versions';
 import { itemSaved, watchItem } from './watchers';
 import { authorColumns, itemColumns, toItem } from './rows';
 import type { DocumentInput, Item, KbType, Space } from './schemas';
 import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from './shared';
 import { savedRevisionState } from '../reviews/service';
+import { clearReviewFlags, retypeItemLinks, setItemServers } from '../runbooks/service';
 
 export { getItem, isUuid, itemFor } from './items';
 export { readItem } from './reading';
@@ -99,6 +99,7 @@ export async function createItem(db: Db, space: Space, input: DocumentInput, act
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, 'Created');
     await recordItemEvent(tx, space, 'create', row, actorId);
+    if (input.serverIds) await setItemServers(tx, space, row, input.serverIds, actorId);
     if (actorId) await watchItem(tx, row.id, actorId);
     return row.id;
   });
@@ -139,6 +140,8 @@ export async function updateItem(
     await recordItemEvent(tx, space, 'update', row, actorId, current.state === 'published');
     // Saving it is reviewing it: a linked server's changes are seen.
     await clearReviewFlags(tx, row.id);
+    if (input.serverIds) await setItemServers(tx, space, row, input.serverIds, actorId);
+    else if (row.templateType !== current.templateType) await retypeItemLinks(tx, space, row);
     await itemSaved(tx, space, row, actorId, 'updated');
   });
   return (await getItem(db, space, id))!;

@@ -4,7 +4,7 @@ import { serverDocuments, servers } from '../db/schema';
 import type { ServerSummary } from './shared';
 
 /** What a linked server's summary reads of its row. */
-const summaryColumns = {
+export const summaryColumns = {
   id: servers.id,
   name: servers.name,
   hostname: servers.hostname,

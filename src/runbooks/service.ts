@@ -3,3 +3,6 @@ export { clearReviewFlags, reviewFlagsOf, reviewFlagsOfMany } from './flags';
 export { linkedServersOf, linkedServersOfMany } from './links';
 export { changedBy, flagServerChange, flagServerDeletion, identityChanges, type ChangedBy } from './raise-flags';
 export { describeServerChange, flagWords } from './flag-texts';
+export { linkItemServers, retypeItemLinks, setItemServers, type LinkedItem, type ServerLinkChange } from './item-links';
+export { serversMentionedIn } from './mentions';
+export { itemServersInput } from './schemas';

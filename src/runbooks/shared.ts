@@ -2,9 +2,10 @@
  * Living documentation (issue 23): servers linked to documents, their live state inside the document, and the
  * review flags a change of a linked server raises. Browser-safe: islands import these types and labels.
  */
+import { kbTypeOf } from '../knowledge/shared/item-types';
 
 /** A linked server's live state, as item answers, the Servers panel and the editor's picker show it. */
-export interface ServerSummary {
+export type ServerSummary = {
   id: string;
   name: string;
   hostname: string | null;
@@ -18,7 +19,7 @@ export interface ServerSummary {
   lastHealthCheck: string | null;
   /** When an agent last pushed metrics (null: cpu, memory, disk and uptime are not known). */
   metricsUpdatedAt: string | null;
-}
+};
 
 /** The fields whose change flags a linked document (status and metrics never do); `deleted`: the server was deleted. */
 export type ReviewFlagField =
@@ -60,3 +61,10 @@ export const REVIEW_FLAG_LABELS: Record<ReviewFlagField, string> = {
 
 /** How often an open page refreshes its Servers panel (at most one request per 30 s per page). */
 export const SERVERS_PANEL_POLL_MS = 30_000;
+
+/**
+ * The `documentType` of a server–document link, from the item: a knowledge item's kind ('knowledge-base',
+ * 'work-instruction', 'how-to-guide', 'build-document'), or 'document' for a document.
+ */
+export const documentTypeOf = (space: 'documents' | 'knowledge', templateType: string | null | undefined): string =>
+  space === 'documents' ? 'document' : kbTypeOf(templateType);

@@ -106,6 +106,7 @@ const READER_WRITES: [RegExp, string][] = [
   [/^\/api\/ai\/(ask|ask-stream|feedback)$/, 'Ops AI questions and feedback on its answers'],
   [/^\/ai$/, 'the Ops AI page asking a question without JavaScript'],
   [/^\/api\/markdown\/render$/, 'the Markdown preview (renders, stores nothing)'],
+  [/^\/api\/servers\/mentions$/, 'the servers an unsaved text names (reads, stores nothing)'],
   [/^(\/api)?\/(knowledge-base|documents)\/:id\/watch$/, 'watching an item they may read (404 otherwise)'],
   [/^\/notifications\/read$/, 'marking their own notifications read'],
   [/^(\/api)?\/(knowledge-base|documents)\/:id[^/]*\/comments$/, 'comments on an item they may read (item.comment)'],

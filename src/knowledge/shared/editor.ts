@@ -89,8 +89,15 @@ const orNull = (s: string) => (s.trim() ? s.trim() : null);
 /** The longest change note an author may give a save (the version's change log in Version History). */
 export const CHANGE_NOTE_MAX = 500;
 
-/** The POST/PUT body (documentInput), with the version the edit is based on. */
-export function payloadOf(f: Fields, version: number | null) {
+/** A new item's fields with what its page pre-filled (a runbook made from a server); a form's markdown made from it. */
+export function prefilledFields(kind: EditorKind, prefill: Partial<Fields> | undefined): Fields {
+  const fields = { ...initialFields(null, kind), ...prefill };
+  if (!prefill?.form || prefill.content !== undefined) return fields;
+  return { ...fields, content: contentOf(prefill.form, fields.title) };
+}
+
+/** The POST/PUT body (documentInput), with the version the edit is based on and the linked servers when they changed. */
+export function payloadOf(f: Fields, version: number | null, serverIds?: string[]) {
   return {
     ...pick(f, ['content', ...KEPT_FIELDS]),
     ...(Object.fromEntries(OPTIONAL_TEXT_FIELDS.map((k) => [k, orNull(f[k])])) as Record<OptionalText, string | null>),
@@ -98,6 +105,7 @@ export function payloadOf(f: Fields, version: number | null) {
     formModel: f.form,
     ...reviewIntervalPayload(f.reviewInterval, !version),
     ...(version ? { version } : {}),
+    ...(serverIds ? { serverIds } : {}),
   };
 }
 

@@ -7,7 +7,9 @@ import {
   type Fields,
   type TemplateType,
 } from '../../../../src/knowledge/shared';
+import type { ServerSummary } from '../../../../src/runbooks/shared';
 import { ReviewIntervalField } from './ReviewIntervalField';
+import { ServerPicker } from './ServerPicker';
 import { TagsInput } from './TagsInput';
 
 interface Props {
@@ -16,10 +18,16 @@ interface Props {
   types: readonly TemplateType[];
   set: (patch: Partial<Fields>) => void;
   onTemplateType: (type: TemplateType | null) => void;
+  /** The linked servers (issue 23). */
+  servers: ServerSummary[];
+  onServers: (servers: ServerSummary[]) => void;
 }
 
-/** The settings side panel: category, technology, domain, tags, Published/Template switches, Template Type, Attached Images. */
-export function SettingsPanel({ fields, types, set, onTemplateType }: Props) {
+/**
+ * The settings side panel: category, technology, domain, tags, linked servers, Published/Template switches, Template
+ * Type, Attached Images.
+ */
+export function SettingsPanel({ fields, types, set, onTemplateType, servers, onServers }: Props) {
   const id = useId();
   return (
     <aside className="card editor-settings" aria-label="Settings">
@@ -63,6 +71,7 @@ export function SettingsPanel({ fields, types, set, onTemplateType }: Props) {
           </select>
         </div>
         <TagsInput tags={fields.tags} onChange={(tags) => set({ tags })} />
+        <ServerPicker servers={servers} onChange={onServers} />
         <label className="checkbox editor-switch">
           <input
             type="checkbox"

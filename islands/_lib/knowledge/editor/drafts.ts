@@ -1,6 +1,10 @@
+import type { ServerSummary } from '../../../../src/runbooks/shared';
+
 /** What the editor keeps locally until it is saved (spec: an unsaved draft survives a reload). */
 export interface Draft<F> {
   fields: F;
+  /** The linked servers as the draft left them (issue 23). */
+  servers?: ServerSummary[];
   /** The version the draft was based on (null for a new item). */
   baseVersion: number | null;
   savedAt: string;
