@@ -1,3 +1,4 @@
 /** Living documentation (issue 23): what other features use of server–document links and review flags. */
 export { clearReviewFlags, reviewFlagsOf, reviewFlagsOfMany } from './flags';
 export { linkedServersOf, linkedServersOfMany } from './links';
+export { buildDocumentFor } from './build-document';
