@@ -2,3 +2,4 @@
 export { clearReviewFlags, reviewFlagsOf, reviewFlagsOfMany } from './flags';
 export { linkedServersOf, linkedServersOfMany } from './links';
 export { buildDocumentFor } from './build-document';
+export { LINK_SEARCH_LIMIT, linkCandidates, type LinkCandidate } from './link-search';
