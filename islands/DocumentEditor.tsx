@@ -22,6 +22,7 @@ import {
   type ProposedChange,
   type TemplateType,
 } from '../src/knowledge/shared';
+import type { ServerSummary } from '../src/runbooks/shared';
 import { formatDateTime } from '../src/ui/shared';
 import { AiFieldButton } from './_lib/knowledge/editor/AiButton';
 import { enhanceContent } from './_lib/knowledge/editor/ai';
@@ -54,6 +55,8 @@ export type DocumentEditorProps = {
   autoSave: boolean;
   /** Present when the user may share this item (its owner or an admin): its visibility, for the Share dialog. */
   sharing?: { visibility: ItemVisibility };
+  /** A new item created from a server (its page's "New runbook" / "Create build document"): fields to start with, and the server to link on save. */
+  prefill?: { fields: Partial<Fields>; servers: ServerSummary[] };
 };
 
 /** The document editor: fields, markdown or form content, Preview, AI, images, drafts, versions and conflicts. */

@@ -2,4 +2,5 @@
 export { clearReviewFlags, reviewFlagsOf, reviewFlagsOfMany } from './flags';
 export { linkedServersOf, linkedServersOfMany } from './links';
 export { buildDocumentFor } from './build-document';
+export { editorPrefillFor, type EditorPrefill } from './prefill';
 export { LINK_SEARCH_LIMIT, linkCandidates, type LinkCandidate } from './link-search';

@@ -4,7 +4,7 @@
  */
 
 /** A linked server's live state, as item answers, the Servers panel and the editor's picker show it. */
-export interface ServerSummary {
+export type ServerSummary = {
   id: string;
   name: string;
   hostname: string | null;
@@ -18,7 +18,7 @@ export interface ServerSummary {
   lastHealthCheck: string | null;
   /** When an agent last pushed metrics (null: cpu, memory, disk and uptime are not known). */
   metricsUpdatedAt: string | null;
-}
+};
 
 /** The fields whose change flags a linked document (status and metrics never do); `deleted`: the server was deleted. */
 export type ReviewFlagField =
