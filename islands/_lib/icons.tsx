@@ -34,6 +34,7 @@ const paths: Record<string, ReactNode> = {
   up: <path d="M7 14l5-5 5 5" />,
   down: <path d="M7 10l5 5 5-5" />,
   x: <path d="M18 6L6 18M6 6l12 12" />,
+  'file-plus': <path d="M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6M12 18v-6M9 15h6" />,
 };
 
 export type IconName = keyof typeof paths;

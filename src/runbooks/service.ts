@@ -6,3 +6,6 @@ export { describeServerChange, flagWords } from './flag-texts';
 export { linkItemServers, retypeItemLinks, setItemServers, type LinkedItem, type ServerLinkChange } from './item-links';
 export { serversMentionedIn } from './mentions';
 export { itemServersInput } from './schemas';
+export { buildDocumentFor } from './build-document';
+export { editorPrefillFor, type EditorPrefill } from './prefill';
+export { LINK_SEARCH_LIMIT, linkCandidates, type LinkCandidate } from './link-search';

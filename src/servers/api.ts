@@ -5,6 +5,8 @@ import { allow, authorize, customGuard } from '../auth/policy';
 import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { checkNewServer, checkServer, deleteServer, updateServer, type ServerActor } from './commands';
+import { displayNameOf } from '../auth/service';
+import { buildDocumentFor } from '../runbooks/service';
 import { cachedServerList } from './list-cache';
 import { documentLinkInput, metricsInput, serverFilters, serverInput, tokenInput, type MetricsInput } from './schemas';
 import {
@@ -102,7 +104,15 @@ function serversApi() {
     const server = await createServer(c.var.deps.db, c.req.valid('json'), actor(c));
     return c.json(await checkNewServer(c.var.deps, server, actor(c)), 201);
   });
-  app.get('/:id', async (c) => c.json(await requireServer(c.var.deps.db, c.req.param('id'))));
+  app.get('/:id', async (c) => {
+    const server = await requireServer(c.var.deps.db, c.req.param('id'));
+    return c.json({ ...server, documents: await listServerDocuments(c.var.deps.db, server.id, c.var.user) });
+  });
+  // The build form pre-filled from the record, for a new build document: only those who may create documents.
+  app.get('/:id/build-document', write, async (c) => {
+    const server = await requireServer(c.var.deps.db, c.req.param('id'));
+    return c.json(buildDocumentFor(server, displayNameOf(c.var.user!)));
+  });
   app.put('/:id', write, validate('json', serverInput), async (c) =>
     c.json(await updateServer(c.var.deps.db, c.req.param('id'), c.req.valid('json'), serverActor(c))),
   );

@@ -3,7 +3,7 @@ import type { AppEnv } from '../app-env';
 import { AppError, notFound } from '../http/errors';
 import { checkForm, formValues } from '../http/form';
 import { allowPage, can, requirePageUser } from '../auth/policy';
-import { listTitles } from '../knowledge/service';
+import { linkCandidates } from '../runbooks/service';
 import { checkServer } from './commands';
 import { firstPageIndex, matchesServer, MISSING_SERVER, SERVER_PAGE_SIZE, type ServerFilters } from './shared';
 import { cachedServerList } from './list-cache';
@@ -18,38 +18,31 @@ import {
   unlinkDocument,
 } from './service';
 import { InfrastructurePage } from './views/InfrastructurePage';
-import { ServerDetail, type DocumentOption } from './views/ServerDetail';
+import { ServerDetail } from './views/ServerDetail';
 
 const TITLE = 'Infrastructure';
 const SUBTITLE = 'Monitor and manage your server infrastructure';
 
-/** Knowledge items and documents the user may read that a server can be linked to (titles only). */
-async function documentOptions(c: Context<AppEnv>): Promise<DocumentOption[]> {
-  const { db } = c.var.deps;
-  const [kb, docs] = await Promise.all([
-    listTitles(db, 'knowledge', { limit: 500, viewer: c.var.user }),
-    listTitles(db, 'documents', { limit: 500, viewer: c.var.user }),
-  ]);
-  return [...kb, ...docs].map((d) => ({ id: d.id, title: d.title })).sort((a, b) => a.title.localeCompare(b.title));
-}
-
+/** The detail page: facts, health history, runbooks and (for editors) the "Link a document" search `q`. */
 async function renderDetail(c: Context<AppEnv>, id: string, linkError?: string) {
   const { db } = c.var.deps;
   const server = await requireServer(db, id);
-  const [checks, links, options] = await Promise.all([
+  const canWrite = can(c.var.user, 'content.write');
+  const q = (c.req.query('q') ?? '').slice(0, 255);
+  const [checks, links, results] = await Promise.all([
     listHealthChecks(db, id, 50),
     listServerDocuments(db, id, c.var.user),
-    documentOptions(c),
+    canWrite ? linkCandidates(db, id, c.var.user, q) : [],
   ]);
   return c.render(
     <ServerDetail
       server={server}
       checks={checks}
       links={links}
-      options={options}
+      search={canWrite ? { q, results } : null}
       timeZone={c.var.user!.timezone}
       linkError={linkError}
-      canWrite={can(c.var.user, 'content.write')}
+      canWrite={canWrite}
     />,
     {
       title: server.name,

@@ -60,7 +60,8 @@ export type MetricsInput = z.infer<typeof metricsInput>;
 /** A server–document link. */
 export const documentLinkInput = z.object({
   documentId: z.uuid({ error: 'documentId must be a document id.' }),
-  documentType: z.string().trim().min(1).max(50, 'documentType must be at most 50 characters.').default('runbook'),
+  /** Absent: the item's type (its kind, or 'document'). */
+  documentType: z.string().trim().min(1).max(50, 'documentType must be at most 50 characters.').optional(),
 });
 
 /** POST /api/tokens. */

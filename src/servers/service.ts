@@ -7,6 +7,7 @@ import { likeEscape } from '../db/like';
 import { documents, healthChecks, serverDocuments, servers } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
 import { readableBy } from '../knowledge/access';
+import { documentTypeOf } from '../runbooks/shared';
 import { type MetricsInput, type Server, type ServerFilters, type ServerInput, sortByServerName } from './schemas';
 
 type Row = typeof servers.$inferSelect;
@@ -286,21 +287,34 @@ export async function listServerDocuments(db: Db, serverId: string, reader: Acto
     }));
 }
 
-/** Links a document `by` may read to a server (idempotent: relinking updates the type); their links answer. */
+/** A link's type from its item: a knowledge item's kind ('work-instruction', …), 'document' for a document. */
+export const linkTypeOf = (doc: { space: string; templateType: string | null }) =>
+  documentTypeOf(doc.space === 'documents' ? 'documents' : 'knowledge', doc.templateType);
+
+/**
+ * Links a document `by` may read to a server (idempotent: relinking updates the type); their links answer. Without
+ * a `documentType` the link takes the item's type.
+ */
 export async function linkDocument(
   db: Db,
   serverId: string,
   documentId: string,
-  documentType: string,
+  type: string | undefined,
   by: Actor,
 ): Promise<LinkedDocument[]> {
   await requireServer(db, serverId);
   const actorId = by?.id ?? null;
   const [doc] = await db
-    .select({ id: documents.id, deletedAt: documents.deletedAt })
+    .select({
+      id: documents.id,
+      space: documents.space,
+      templateType: documents.templateType,
+      deletedAt: documents.deletedAt,
+    })
     .from(documents)
     .where(and(eq(documents.id, documentId), readableBy(by)));
   if (!doc || doc.deletedAt) throw notFound('Document not found.');
+  const documentType = type ?? linkTypeOf(doc);
   await db
     .insert(serverDocuments)
     .values({ serverId, documentId, documentType })

@@ -182,10 +182,14 @@ describe('/infrastructure/{id}', () => {
     expect((await page('/infrastructure/nope')).status).toBe(404);
   });
 
-  it('links and unlinks a document with plain forms', async () => {
-    const [doc] = await t.db
+  it('lists its runbooks, finds a document by title and links and unlinks it with plain forms', async () => {
+    const [doc, other, restricted] = await t.db
       .insert(documents)
-      .values({ space: 'knowledge', title: 'DB failover runbook', content: 'steps' })
+      .values([
+        { space: 'knowledge', title: 'DB failover runbook', content: 'steps', templateType: 'work_instruction' },
+        { space: 'documents', title: 'Failover contacts', content: 'x' },
+        { space: 'knowledge', title: 'Failover secrets', content: 'x', visibility: 'restricted' },
+      ])
       .returning();
     const form = (body: Record<string, string>) => ({
       method: 'POST',
@@ -196,23 +200,53 @@ describe('/infrastructure/{id}', () => {
       },
       body: new URLSearchParams(body).toString(),
     });
+    const detail = (await page(`/infrastructure/${prod.id}`)).html;
+    expect(detail).toContain('Runbooks</h2>');
+    expect(detail).toContain(`href="/knowledge-base/new?type=work-instruction&amp;server=${prod.id}"`);
+    expect(detail).toContain(`href="/knowledge-base/new?type=build-document&amp;server=${prod.id}"`);
+    expect(detail).toContain(`action="/infrastructure/${prod.id}#link-document" method="get"`);
+    // Nothing listed before a search.
+    expect(detail).not.toContain('aria-label="Link DB failover runbook"');
+
+    // The title search lists the matching documents the user may read (not the restricted one), each with Link.
+    const found = (await page(`/infrastructure/${prod.id}?q=failover`)).html;
+    expect(found).toContain('value="failover"');
+    expect(found).toContain('aria-label="Link DB failover runbook"');
+    expect(found).toContain('aria-label="Link Failover contacts"');
+    expect(found).not.toContain('Failover secrets');
+    expect(found).toContain(`<input type="hidden" name="documentId" value="${doc.id}"/>`);
+    expect((await page(`/infrastructure/${prod.id}?q=zzz-nothing`)).html).toContain(
+      'No unlinked document you may read has “zzz-nothing” in its title.',
+    );
+
     const bad = await t.app.request(`/infrastructure/${prod.id}/documents`, form({ documentId: '' }));
     expect(bad.status).toBe(422);
     expect(await bad.text()).toContain('Choose a document to link.');
-    const ok = await t.app.request(
-      `/infrastructure/${prod.id}/documents`,
-      form({ documentId: doc.id, documentType: 'runbook' }),
-    );
-    expect(ok.status).toBe(303);
+    const hidden = await t.app.request(`/infrastructure/${prod.id}/documents`, form({ documentId: restricted.id }));
+    expect(hidden.status).toBe(422);
+    expect(await hidden.text()).toContain('Document not found.');
+    for (const d of [doc, other]) {
+      const ok = await t.app.request(`/infrastructure/${prod.id}/documents`, form({ documentId: d.id }));
+      expect(ok.status).toBe(303);
+      expect(ok.headers.get('location')).toBe(`/infrastructure/${prod.id}`);
+    }
     const { html } = await page(`/infrastructure/${prod.id}`);
     expect(html).toContain(`href="/knowledge-base/${doc.id}/db-failover-runbook"`);
-    expect(html).toContain('DB failover runbook');
-    expect(rowNames((await page('/infrastructure')).html)).toContain('app-prod');
-    expect((await page('/infrastructure')).html).toContain('1 runbook');
-    const un = await t.app.request(`/infrastructure/${prod.id}/documents/${doc.id}/delete`, form({}));
-    expect(un.status).toBe(303);
+    expect(html).toContain(`href="/documents/${other.id}/failover-contacts"`);
+    // Each row says its type, taken from the item.
+    expect(html).toMatch(/DB failover runbook<\/a><span class="badge[^"]*">Work Instruction<\/span>/);
+    expect(html).toMatch(/Failover contacts<\/a><span class="badge[^"]*">Document<\/span>/);
+    expect(html).toContain('aria-label="Unlink DB failover runbook"');
+    // A linked document is no longer offered.
+    expect((await page(`/infrastructure/${prod.id}?q=failover`)).html).not.toContain('aria-label="Link Failover');
+    expect((await page('/infrastructure')).html).toContain('2 runbooks');
+    for (const d of [doc, other]) {
+      const un = await t.app.request(`/infrastructure/${prod.id}/documents/${d.id}/delete`, form({}));
+      expect(un.status).toBe(303);
+    }
     const res = await t.app.request(`/api/servers/${prod.id}/documents`, jsonRequest('GET', undefined, user.cookie));
     expect(await res.json()).toEqual([]);
+    expect((await page(`/infrastructure/${prod.id}`)).html).toContain('No documents linked yet.');
   });
 });
 

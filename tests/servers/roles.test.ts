@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servers } from '../../src/db/schema';
+import { documents, serverDocuments, servers } from '../../src/db/schema';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -33,13 +33,21 @@ describe('infrastructure for those who only read', () => {
       'aria-label="Edit app-roles"',
       'aria-label="Run health check on app-roles"',
       'aria-label="Delete app-roles"',
+      'aria-label="Create build document for app-roles"',
+      `href="/knowledge-base/new?type=build-document&amp;server=${server.id}"`,
     ])
       expect(writerPage, text).toContain(text);
     for (const reader of [viewer, auditor]) {
       const page = await html('/infrastructure', reader);
       expect(page).toContain('app-roles');
       expect(page).toContain('aria-label="View app-roles"');
-      for (const text of ['Add Server', 'Edit app-roles', 'Run health check on app-roles', 'Delete app-roles'])
+      for (const text of [
+        'Add Server',
+        'Edit app-roles',
+        'Run health check on app-roles',
+        'Delete app-roles',
+        'Create build document',
+      ])
         expect(page, text).not.toContain(text);
       // The island's props say so too, so hydration renders the same.
       expect(page).toContain('&quot;canWrite&quot;:false');
@@ -47,16 +55,23 @@ describe('infrastructure for those who only read', () => {
     }
   });
 
-  it('shows them the detail page without Run Health Check or the link forms', async () => {
-    const writer = await html(`/infrastructure/${server.id}`, editor);
-    expect(writer).toContain('Run Health Check');
-    expect(writer).toContain('Link Document');
+  it('shows them the detail page and its runbooks without Run Health Check, the link forms or New', async () => {
+    const [doc] = await t.db
+      .insert(documents)
+      .values({ space: 'knowledge', title: 'Roles runbook', content: 'x', templateType: 'work_instruction' })
+      .returning();
+    await t.db.insert(serverDocuments).values({ serverId: server.id, documentId: doc.id, documentType: 'runbook' });
+    const writeActions = ['Run Health Check', 'Link a document', 'New runbook', 'Create build document', 'Unlink'];
+    const writer = await html(`/infrastructure/${server.id}?q=roles`, editor);
+    for (const text of writeActions) expect(writer, text).toContain(text);
     for (const reader of [viewer, auditor]) {
-      const page = await html(`/infrastructure/${server.id}`, reader);
+      const page = await html(`/infrastructure/${server.id}?q=roles`, reader);
       expect(page).toContain('app-roles');
-      expect(page).not.toContain('Run Health Check');
-      expect(page).not.toContain('Link Document');
-      expect(page).not.toContain(`action="/infrastructure/${server.id}/`);
+      expect(page).toContain('Runbooks</h2>');
+      expect(page).toContain(`href="/knowledge-base/${doc.id}/roles-runbook"`);
+      for (const text of writeActions) expect(page, text).not.toContain(text);
+      expect(page).not.toContain(`action="/infrastructure/${server.id}`);
+      expect(page).not.toContain('/knowledge-base/new');
     }
   });
 
@@ -68,17 +83,20 @@ describe('infrastructure for those who only read', () => {
         ['DELETE', `/api/servers/${server.id}`, undefined],
         ['POST', `/api/servers/${server.id}/health-check`, undefined],
         ['PUT', `/api/servers/${server.id}/metrics`, { status: 'maintenance' }],
+        ['GET', `/api/servers/${server.id}/build-document`, undefined],
       ];
       for (const [method, path, body] of calls) {
         const res = await t.app.request(path, jsonRequest(method, body, reader.cookie));
         expect(res.status, `${method} ${path}`).toBe(403);
         expect((await res.json()).message).toBe('You do not have permission to access this page.');
       }
-      const form = await t.app.request(`/infrastructure/${server.id}/health-check`, {
-        method: 'POST',
-        headers: { Cookie: reader.cookie, Origin: TEST_ORIGIN },
-      });
-      expect(form.status).toBe(403);
+      for (const action of ['health-check', 'documents']) {
+        const form = await t.app.request(`/infrastructure/${server.id}/${action}`, {
+          method: 'POST',
+          headers: { Cookie: reader.cookie, Origin: TEST_ORIGIN },
+        });
+        expect(form.status, action).toBe(403);
+      }
       const list = await t.app.request('/api/servers', jsonRequest('GET', undefined, reader.cookie));
       expect(list.status).toBe(200);
     }

@@ -8,7 +8,7 @@ export interface RowActions {
   check(s: Server): void;
   remove(s: Server): void;
   busyId: string | null;
-  /** Edit, Run check and Delete only for those who may (viewers and auditors only view). */
+  /** Edit, Create build document, Run check and Delete only for those who may (viewers and auditors only view). */
   canWrite: boolean;
 }
 
@@ -154,10 +154,18 @@ export function serverColumns(
   ];
 }
 
-/** Run check and Delete of one row. */
+/** Create build document, Run check and Delete of one row. */
 function WriteActions({ s, actions }: { s: Server; actions: RowActions }) {
   return (
     <>
+      <a
+        className="icon-button"
+        href={`/knowledge-base/new?type=build-document&server=${s.id}`}
+        aria-label={`Create build document for ${s.name}`}
+        title="Create build document"
+      >
+        <Icon name="file-plus" />
+      </a>
       <button
         type="button"
         className="icon-button"

@@ -1,20 +1,16 @@
-import { Badge, Banner, Card, EmptyState, Field } from '../../ui/components';
+import { Badge, Card, EmptyState } from '../../ui/components';
 import { environmentColour, formatDateTime, statusColour } from '../../ui/shared';
-import { itemHref, spaceOf } from '../../knowledge/shared';
 import { lastCheckText, uptimeText, usageText, type Server } from '../schemas';
 import type { HealthCheckEntry, LinkedDocument } from '../service';
+import { ServerRunbooks, type LinkSearch } from './ServerRunbooks';
 import { Sparkline } from './Sparkline';
-
-export interface DocumentOption {
-  id: string;
-  title: string;
-}
 
 export interface ServerDetailProps {
   server: Server;
   checks: HealthCheckEntry[];
   links: LinkedDocument[];
-  options: DocumentOption[];
+  /** The "Link a document" search (null for those who may not link). */
+  search: LinkSearch | null;
   timeZone: string;
   linkError?: string;
   /** May the reader change servers (can content.write)? Viewers and auditors get no forms. */
@@ -106,65 +102,7 @@ function Checks({ checks, timeZone }: { checks: HealthCheckEntry[]; timeZone: st
   );
 }
 
-function Documents({
-  server,
-  links,
-  options,
-  linkError,
-  canWrite,
-}: Pick<ServerDetailProps, 'server' | 'links' | 'options' | 'linkError' | 'canWrite'>) {
-  const linked = new Set(links.map((l) => l.documentId));
-  const available = options.filter((o) => !linked.has(o.id));
-  return (
-    <>
-      {links.length === 0 ? (
-        <p className="muted">No documents linked yet.</p>
-      ) : (
-        <ul className="server-docs">
-          {links.map((l) => (
-            <li key={l.documentId} className="row">
-              <a href={itemHref(spaceOf(l.space), l.documentId, l.title)}>{l.title}</a>
-              <Badge>{l.documentType}</Badge>
-              <span className="spacer" />
-              {canWrite && (
-                <form method="post" action={`/infrastructure/${server.id}/documents/${l.documentId}/delete`}>
-                  <button type="submit" className="btn btn--sm btn--ghost" aria-label={`Unlink ${l.title}`}>
-                    Unlink
-                  </button>
-                </form>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {canWrite && (
-        <form method="post" action={`/infrastructure/${server.id}/documents`} className="form server-link-form">
-          {linkError && <Banner variant="error">{linkError}</Banner>}
-          <Field label="Document" htmlFor="link-document">
-            <select id="link-document" name="documentId" className="select" required>
-              <option value="">Select a document</option>
-              {available.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.title}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Link type" htmlFor="link-type">
-            <input id="link-type" name="documentType" className="input" defaultValue="runbook" maxLength={50} />
-          </Field>
-          <div>
-            <button type="submit" className="btn btn--primary">
-              Link Document
-            </button>
-          </div>
-        </form>
-      )}
-    </>
-  );
-}
-
-/** /infrastructure/{id}: every field, the last 50 health checks with a sparkline, linked documents. */
+/** /infrastructure/{id}: every field, the last 50 health checks with a sparkline, its runbooks. */
 export function ServerDetail(props: ServerDetailProps) {
   const { server, timeZone } = props;
   return (
@@ -193,15 +131,13 @@ export function ServerDetail(props: ServerDetailProps) {
           <Card title="Health checks" subtitle={`Last ${props.checks.length} of at most 50`}>
             <Checks checks={props.checks} timeZone={timeZone} />
           </Card>
-          <Card title="Linked documents">
-            <Documents
-              server={server}
-              links={props.links}
-              options={props.options}
-              linkError={props.linkError}
-              canWrite={props.canWrite}
-            />
-          </Card>
+          <ServerRunbooks
+            serverId={server.id}
+            links={props.links}
+            search={props.search}
+            linkError={props.linkError}
+            canWrite={props.canWrite}
+          />
         </div>
       </div>
     </div>
