@@ -25,7 +25,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
   const { db } = c.var.deps;
   const user = c.var.user!;
   const draft = c.req.query('revision') === 'draft';
-  const read = await readItem(db, space, c.req.param('id') ?? '', user, { draft });
+  const read = await readItem(db, space, c.req.param('id') ?? '', user, { draft, timeZone: user.timezone });
   if (!read) throw notFound(SPACES[space].messages.missing);
   const canonical = itemHref(space, read.item.id, read.item.title);
   // A wrong or old slug (the title changed): the current address, kept for good.
@@ -43,6 +43,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
     watching: await isWatching(db, read.item.id, user.id),
     comments: { threads: await pageThreads(db, user, read.item), script: c.var.deps.assets.scripts?.comments },
     review,
+    serversPollMs: c.var.deps.config.serversPanelPollMs,
   };
   c.header('Link', `<${canonical}>; rel="canonical"`);
   c.header('Vary', 'Referer');
@@ -53,7 +54,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
   });
 }
 
-/** Everything the page shows but the content (its version stands for it): the same key, the same page. */
+/** Everything the page shows but the content (its version and placeholder values stand for it): the same key, the same page. */
 function readPageKey({ read, ...rest }: ReadPageProps): string {
   const { id, version, updatedAt, title, category, tags, templateType, isTemplate, author } = read.item;
   const { owner, ownerId, visibility } = read.item;
@@ -73,7 +74,7 @@ function readPageKey({ read, ...rest }: ReadPageProps): string {
     visibility,
     review: [reviewIntervalDays, reviewedAt, reviewDueAt, needsReview],
   };
-  return JSON.stringify({ ...rest, item, servers: read.servers });
+  return JSON.stringify({ ...rest, item, servers: read.servers, placeholders: read.placeholderValues });
 }
 
 /** GET /knowledge-base/{id}[/{slug}] and /documents/{id}[/{slug}]: an item's own read page. */
