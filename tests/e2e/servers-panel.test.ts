@@ -117,6 +117,26 @@ describe.skipIf(!hasBrowser)('the Servers panel of an open runbook', () => {
     await context.close();
   });
 
+  it("the category view's preview shows the same facts and fills the placeholders", async () => {
+    await setHealth('maintenance', 33);
+    const { context, page, problems } = await signedInPage(browser, app.url, user.cookie);
+    await page.goto(`${app.url}/knowledge-base?view=category`);
+    await page.locator('app-island[data-name="CategoryView"][data-hydrated]').waitFor();
+    const group = page.locator('details.tree__group', { has: page.locator('summary', { hasText: 'Uncategorized' }) });
+    if ((await group.getAttribute('open')) === null) await group.locator('summary').click();
+    await group.getByRole('link', { name: 'Restart web1', exact: true }).click();
+    const preview = page.getByRole('article', { name: 'Preview' });
+    await preview.getByText('ssh 127.0.0.1').waitFor();
+    const servers = preview.getByRole('region', { name: 'Servers' });
+    await servers.getByRole('link', { name: 'web1' }).waitFor();
+    expect(await servers.getByRole('link', { name: 'web1' }).getAttribute('href')).toBe(`/infrastructure/${serverId}`);
+    await servers.getByText('maintenance', { exact: true }).waitFor();
+    await servers.getByText('33%', { exact: true }).waitFor();
+    await servers.getByText('1d 2h', { exact: true }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('a page without linked servers has no panel and asks nothing', async () => {
     const { context, page, problems } = await signedInPage(browser, app.url, user.cookie);
     const refreshes = countRefreshes(page);
