@@ -65,13 +65,18 @@ function parse(inner: string): Placeholder {
 
 const placeholdersIn = (content: string): Placeholder[] => [...content.matchAll(PLACEHOLDER)].map((m) => parse(m[1]));
 
-/** The server names (lower case, once each) the content's placeholders with a known field ask for. */
+/** A server name is at most this long (servers.name); a longer one names no server. */
+const NAME_MAX = 100;
+/** Names looked up per render: far more than a runbook holds, and one query's parameters stay bounded. */
+export const MAX_NAMES = 1000;
+
+/** The server names (lower case, once each, at most MAX_NAMES) the content's placeholders with a known field ask for. */
 export function placeholderNames(content: string): string[] {
   if (!content.includes('{{')) return [];
   const names = placeholdersIn(content)
-    .filter((p) => typeof p.field === 'string' && p.name)
+    .filter((p) => typeof p.field === 'string' && p.name && p.name.length <= NAME_MAX)
     .map((p) => p.name.toLowerCase());
-  return [...new Set(names)];
+  return [...new Set(names)].slice(0, MAX_NAMES);
 }
 
 const orDash = (v: string | number | null) => (v === null || v === '' ? UNKNOWN_VALUE : String(v));

@@ -6,6 +6,7 @@ import {
   fillPlaceholders,
   HIDDEN_MARKER,
   hidePlaceholders,
+  MAX_NAMES,
   PLACEHOLDER_FIELDS,
   type PlaceholderServer,
   placeholderNames,
@@ -169,6 +170,14 @@ describe('server placeholders', () => {
     const filled = fillPlaceholders('## Patch {{server:web1.name}}', byName(web1));
     const doc = renderDocument(filled.markdown, filled.fill);
     expect(doc.headings).toEqual([{ id: 'patch-web1', level: 2, text: 'Patch web1' }]);
+  });
+
+  it('looks up at most MAX_NAMES names, and none longer than a server name may be', () => {
+    const many = Array.from({ length: MAX_NAMES + 5 }, (_, i) => `{{server:s${i}.name}}`).join(' ');
+    expect(placeholderNames(many)).toHaveLength(MAX_NAMES);
+    expect(placeholderNames(`{{server:${'x'.repeat(101)}.name}} {{server:${'y'.repeat(100)}.name}}`)).toEqual([
+      'y'.repeat(100),
+    ]);
   });
 
   it('leaves content without placeholders untouched, and text that only looks like one', () => {
