@@ -2,6 +2,14 @@ import { lastCheckText, uptimeText, usageText } from '../../servers/shared';
 import { environmentColour, formatDateTime, statusColour } from '../../ui/shared';
 import type { ServerSummary } from '../shared';
 
+/** CPU, memory, disk ("42%") and uptime ("3d 4h"); "—" for each when no agent ever pushed metrics. */
+const usage = (s: ServerSummary): [string, string][] => [
+  ['CPU', usageText(s, s.cpuUsage)],
+  ['Memory', usageText(s, s.memoryUsage)],
+  ['Disk', usageText(s, s.diskUsage)],
+  ['Uptime', uptimeText(s)],
+];
+
 /**
  * Linked servers with their live state: name (to the server's page), status, environment, CPU/memory/disk, uptime
  * and last check in the reader's timezone. Data in, markup out, no server code: the read page's Servers panel renders
@@ -18,22 +26,12 @@ export function ServerStateList({ servers, timeZone }: { servers: ServerSummary[
             <span className={`badge badge--outline badge--${environmentColour(s.environment)}`}>{s.environment}</span>
           </p>
           <dl className="servers-panel__facts">
-            <div>
-              <dt>CPU</dt>
-              <dd>{usageText(s, s.cpuUsage)}</dd>
-            </div>
-            <div>
-              <dt>Memory</dt>
-              <dd>{usageText(s, s.memoryUsage)}</dd>
-            </div>
-            <div>
-              <dt>Disk</dt>
-              <dd>{usageText(s, s.diskUsage)}</dd>
-            </div>
-            <div>
-              <dt>Uptime</dt>
-              <dd>{uptimeText(s)}</dd>
-            </div>
+            {usage(s).map(([label, text]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{text}</dd>
+              </div>
+            ))}
             <div className="servers-panel__check">
               <dt>Last check</dt>
               <dd>
