@@ -54,13 +54,17 @@ const summariesJson = sql<unknown[][]>`coalesce(json_agg(json_build_array(${sql.
 const fromValues = (values: unknown[]) =>
   toSummary(Object.fromEntries(summaryKeys.map((key, i) => [key, values[i]])) as SummaryRow);
 
-/** Built once per database: every item page, its panel refresh and its answer ask it. */
+/**
+ * Built once per database: every item page, its panel refresh and its answer ask it. The linked ids come first, as an
+ * array the servers' primary key looks up: a join would let the planner read the whole servers table whenever it
+ * guesses that many links match.
+ */
 function buildLinkedQuery(db: Db) {
+  const linkedIds = sql`array(select ${serverDocuments.serverId} from ${serverDocuments} where ${serverDocuments.documentId} = ${sql.placeholder('documentId')})`;
   return db
     .select({ summaries: summariesJson })
-    .from(serverDocuments)
-    .innerJoin(servers, eq(servers.id, serverDocuments.serverId))
-    .where(eq(serverDocuments.documentId, sql.placeholder('documentId')))
+    .from(servers)
+    .where(sql`${servers.id} = any(${linkedIds})`)
     .prepare('document_linked_servers');
 }
 const linkedQueries = new WeakMap<Db, ReturnType<typeof buildLinkedQuery>>();

@@ -41,15 +41,15 @@ export async function seedLinkedCopy(db: Db, articleId: string): Promise<string>
 }
 
 export interface LinkedServersCost {
-  none: { p95: number; failures: number };
-  linked: { p95: number; failures: number };
+  none: { p50: number; p95: number; failures: number };
+  linked: { p50: number; p95: number; failures: number };
   /** p95 with 20 linked servers ÷ p95 with none. */
   ratio: number;
 }
 
 /**
  * p95 of the article without and with 20 linked servers, each measured twice in turns (none, linked, linked,
- * none) so drift during the run weighs on both alike; each side's p95 is the mean of its two.
+ * none) so drift during the run weighs on both alike; each side's p50 and p95 are the means of its two.
  */
 export async function linkedServersCost(
   baseUrl: string,
@@ -62,6 +62,7 @@ export async function linkedServersCost(
   const linked2 = await latency(baseUrl + linkedPath, headers);
   const none2 = await latency(baseUrl + nonePath, headers);
   const side = (a: typeof none1, b: typeof none1) => ({
+    p50: (Number(a.p50) + Number(b.p50)) / 2,
     p95: (Number(a.p95) + Number(b.p95)) / 2,
     failures: a.failures + b.failures,
   });

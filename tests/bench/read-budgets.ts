@@ -78,14 +78,14 @@ export class ReadBudgets {
     );
   }
 
-  linkedServers(run: string, c: LinkedServersCost) {
+  linkedServers(run: string, c: LinkedServersCost, budgetApplies: boolean) {
     const failed = c.none.failures + c.linked.failures;
     this.add(
       run,
       `read page with ${LINKED_SERVERS} linked servers p95 ÷ the same item with none (back to back, 10 at once)`,
-      `${c.ratio.toFixed(2)}× (p95 ${c.linked.p95.toFixed(1)} ms vs ${c.none.p95.toFixed(1)} ms${failed ? `, ${failed} failed` : ''})`,
-      `≤ ${LINKED_SERVERS_RATIO_BUDGET.toFixed(2)}×`,
-      verdict(c.ratio <= LINKED_SERVERS_RATIO_BUDGET && !failed),
+      `${c.ratio.toFixed(2)}× (p95 ${c.linked.p95.toFixed(1)} ms vs ${c.none.p95.toFixed(1)} ms; p50 ${c.linked.p50.toFixed(1)} vs ${c.none.p50.toFixed(1)}${failed ? `; ${failed} failed` : ''})`,
+      `≤ ${LINKED_SERVERS_RATIO_BUDGET.toFixed(2)}× on PostgreSQL`,
+      verdict(c.ratio <= LINKED_SERVERS_RATIO_BUDGET && !failed, budgetApplies),
     );
   }
 
