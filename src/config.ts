@@ -1,6 +1,7 @@
 import cron from 'node-cron';
 import { z } from 'zod';
 import { isValidTrustedProxies } from './http/trusted-proxies';
+import { SERVERS_PANEL_POLL_MS } from './runbooks/shared';
 
 /** A schedule: "off", or an expression the scheduler's own parser accepts (a typo must stop start-up). */
 const cronExpression = z
@@ -100,6 +101,8 @@ const schema = z
     ),
     UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+    /** How often an open read page refreshes its Servers panel; tests shorten it, people keep the default. */
+    SERVERS_PANEL_POLL_MS: z.coerce.number().int().min(500).default(SERVERS_PANEL_POLL_MS),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Unset: readable lines on a terminal, JSON otherwise (src/http/logger.ts). */
     LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).optional()),
@@ -176,6 +179,8 @@ function toConfig(env: z.infer<typeof schema>) {
     unverifiedAccountDays: env.UNVERIFIED_ACCOUNT_DAYS,
     /** Audit events older than this are deleted by the audit-retention job. */
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    /** An open read page asks for its Servers panel at most this often (ms), and only while it is visible. */
+    serversPanelPollMs: env.SERVERS_PANEL_POLL_MS,
     logLevel: env.LOG_LEVEL,
     /** Unset → pretty when stdout is a terminal, else JSON. */
     logFormat: env.LOG_FORMAT,

@@ -24,6 +24,12 @@ describe('config', () => {
     expect(loadConfig({}).logFormat).toBeUndefined();
   });
 
+  it('SERVERS_PANEL_POLL_MS: 30 s unless set (tests shorten it), never below 500 ms', () => {
+    expect(loadConfig({}).serversPanelPollMs).toBe(30_000);
+    expect(loadConfig({ SERVERS_PANEL_POLL_MS: '1000' }).serversPanelPollMs).toBe(1000);
+    expect(() => loadConfig({ SERVERS_PANEL_POLL_MS: '100' })).toThrow(ConfigError);
+  });
+
   it('turns inline jobs off on PostgreSQL and reads every variable', () => {
     const c = loadConfig({
       DATABASE_URL: 'postgres://u@127.0.0.1/db',

@@ -1,10 +1,12 @@
 /**
  * Browser script linked only by a document's read page (built as manifest.scripts.reading): wires the reading aids
  * of src/markdown/document.ts. Code blocks' copy buttons are shown and copy their code; a heading's # anchor
- * copies the section's link. No React; toasts go through boot.js's showToast event.
+ * copies the section's link; the Servers panel, when there is one, stays fresh (servers-panel.ts). No React; toasts
+ * go through boot.js's showToast event.
  */
 import { copyText } from '../../islands/_lib/chat/clipboard';
 import { toast } from '../../islands/_lib/toast';
+import { watchServersPanel } from './servers-panel';
 
 const COPIED_FOR_MS = 2000;
 const resets = new WeakMap<HTMLButtonElement, ReturnType<typeof setTimeout>>();
@@ -62,3 +64,4 @@ document.addEventListener('click', (event) => {
 
 showCopyButtons(document);
 document.addEventListener('htmx:load', (event) => showCopyButtons(event.target as Element));
+watchServersPanel();

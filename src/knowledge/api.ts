@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../http/errors';
 import { allow, can, requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
 import { renderMarkdown } from '../markdown/render';
+import { fillServerPlaceholders } from '../runbooks/service';
 import { mayItem } from './item-access';
 import { itemFor } from './items';
 import { withServerLinks, withServerLinksMany } from './linked-servers';
@@ -83,9 +84,10 @@ function spaceApi(space: Space) {
     if (!newest) throw notFound('Item not found.');
     const item = await withServerLinks(db, await readerRevision(db, user, newest, c.req.query('revision') === 'draft'));
     if (c.req.query('include') !== 'html') return c.json(item);
+    const filled = await fillServerPlaceholders(db, item.content, user?.timezone);
     return c.json({
       ...item,
-      html: renderMarkdown(item.content),
+      html: renderMarkdown(filled.markdown, filled.fill),
       canWrite: await mayItem(db, user, item, 'item.write'),
       canShare: can(user, 'item.share', item),
     });

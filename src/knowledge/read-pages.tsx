@@ -26,7 +26,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
   const { db } = c.var.deps;
   const user = c.var.user!;
   const draft = c.req.query('revision') === 'draft';
-  const read = await readItem(db, space, c.req.param('id') ?? '', user, { draft });
+  const read = await readItem(db, space, c.req.param('id') ?? '', user, { draft, timeZone: user.timezone });
   if (!read) throw notFound(SPACES[space].messages.missing);
   read.item = { ...read.item, reviewFlags: await reviewFlagsOf(db, read.item.id) };
   const canonical = itemHref(space, read.item.id, read.item.title);
@@ -45,6 +45,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
     watching: await isWatching(db, read.item.id, user.id),
     comments: { threads: await pageThreads(db, user, read.item), script: c.var.deps.assets.scripts?.comments },
     review,
+    serversPollMs: c.var.deps.config.serversPanelPollMs,
   };
   c.header('Link', `<${canonical}>; rel="canonical"`);
   c.header('Vary', 'Referer');
@@ -55,7 +56,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
   });
 }
 
-/** Everything the page shows but the content (its version stands for it): the same key, the same page. */
+/** Everything the page shows but the content (its version and placeholder values stand for it): the same key, the same page. */
 function readPageKey({ read, ...rest }: ReadPageProps): string {
   const { id, version, updatedAt, title, category, tags, templateType, isTemplate, author } = read.item;
   const { owner, ownerId, visibility } = read.item;
@@ -75,7 +76,7 @@ function readPageKey({ read, ...rest }: ReadPageProps): string {
     visibility,
     review: [reviewIntervalDays, reviewedAt, reviewDueAt, needsReview, reviewFlags],
   };
-  return JSON.stringify({ ...rest, item, servers: read.servers });
+  return JSON.stringify({ ...rest, item, servers: read.servers, placeholders: read.placeholderValues });
 }
 
 /** GET /knowledge-base/{id}[/{slug}] and /documents/{id}[/{slug}]: an item's own read page. */

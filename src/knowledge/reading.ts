@@ -1,16 +1,11 @@
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
-import { serverStatusesOfDocument } from '../servers/service';
+import { fillServerPlaceholders, linkedServersOf } from '../runbooks/service';
+import type { ServerSummary } from '../runbooks/shared';
 import { getItem, isUuid } from './items';
 import { renderedContent, type RenderedContent } from './rendered-content';
 import { hasNewerDraft, mayOpenDraft, publishedView } from './revisions';
 import type { Item, Space } from './schemas';
-
-export interface LinkedServer {
-  id: string;
-  name: string;
-  status: string | null;
-}
 
 /**
  * Which revision the page shows: the published one while a newer draft waits (`newer`: its version), or the newest
@@ -21,7 +16,9 @@ export type ShownRevision = { showing: 'published'; newer: number } | { showing:
 /** What an item's read page shows: the item, its content rendered, and the servers it is linked to. */
 export type ReadableItem = RenderedContent & {
   item: Item;
-  servers: LinkedServer[];
+  servers: ServerSummary[];
+  /** The values its server placeholders show (the content's version does not stand for them). */
+  placeholderValues: string[];
   revision: ShownRevision;
   /** The newest revision (the item as stored; `item` when that is what the page shows). */
   newest: Item;
@@ -37,13 +34,14 @@ export async function readItem(
   space: Space,
   id: string,
   viewer: Actor,
-  opts: { draft?: boolean } = {},
+  opts: { draft?: boolean; timeZone?: string } = {},
 ): Promise<ReadableItem | null> {
   if (!isUuid(id)) return null;
-  const [newest, servers] = await Promise.all([getItem(db, space, id, { viewer }), serverStatusesOfDocument(db, id)]);
+  const [newest, servers] = await Promise.all([getItem(db, space, id, { viewer }), linkedServersOf(db, id)]);
   if (!newest) return null;
   const { item, revision } = await shownRevision(db, newest, viewer, !!opts.draft);
-  return { item, ...renderedContent(item), servers, revision, newest };
+  const filled = await fillServerPlaceholders(db, item.content, opts.timeZone);
+  return { item, ...renderedContent(item, filled), servers, placeholderValues: filled.values, revision, newest };
 }
 
 async function shownRevision(

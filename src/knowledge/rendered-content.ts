@@ -1,4 +1,5 @@
 import { renderDocument, type TocEntry } from '../markdown/document';
+import type { FilledContent } from '../runbooks/service';
 
 export interface RenderedContent {
   html: string;
@@ -10,11 +11,17 @@ const MAX_ENTRIES = 200;
 const cache = new Map<string, RenderedContent>();
 
 /**
- * An item's content as sanitised HTML with its headings, rendered once per version: the key holds the id, version
- * and update time, so any save or restore renders anew and an old entry is never served.
+ * An item's content as sanitised HTML with its headings, rendered once per version and placeholder values: the key
+ * holds the id, version, update time and the values its server placeholders were filled with (`filled`, made from
+ * this item's content), so any save or restore, and any changed server value, renders anew and an old entry is never
+ * served. Without `filled` the content renders as written.
  */
-export function renderedContent(item: { id: string; version: number; updatedAt: string; content: string }) {
-  const key = `${item.id}:${item.version}:${item.updatedAt}`;
+export function renderedContent(
+  item: { id: string; version: number; updatedAt: string; content: string },
+  filled?: FilledContent,
+) {
+  const values = filled?.values.length ? `:${JSON.stringify(filled.values)}` : '';
+  const key = `${item.id}:${item.version}:${item.updatedAt}${values}`;
   const hit = cache.get(key);
   if (hit) {
     // Map keeps insertion order: re-inserting marks it as the most recently used.
@@ -22,7 +29,7 @@ export function renderedContent(item: { id: string; version: number; updatedAt: 
     cache.set(key, hit);
     return hit;
   }
-  const rendered = renderDocument(item.content);
+  const rendered = filled ? renderDocument(filled.markdown, filled.fill) : renderDocument(item.content);
   cache.set(key, rendered);
   if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   return rendered;

@@ -6,6 +6,7 @@ import { knowledgePages } from './pages';
 import { readPages } from './read-pages';
 import { reviewDateRoutes } from './review-date-routes';
 import { serverLinksApi } from './server-links-api';
+import { serversPanelRoutes } from './servers-panel-route';
 import { shareApi } from './share-api';
 import { sharePages } from './share-page';
 import { watchRoutes } from './watch-routes';
@@ -21,6 +22,7 @@ export function knowledgeRoutes() {
   app.route('/', knowledgePages());
   app.route('/', editorPages());
   app.route('/', watchRoutes());
+  app.route('/', serversPanelRoutes());
   // Last: `/{id}/{slug}` would otherwise answer for `/{id}/edit` and `/{id}/delete`.
   app.route('/', readPages());
   return app;

@@ -5,6 +5,7 @@ import { publicRoute } from '../auth/policy';
 import { clientIp } from '../http/client-ip';
 import { hit } from '../http/rate-limit';
 import { getObject } from '../objects/service';
+import { hidePlaceholders } from '../runbooks/service';
 import { renderedContent } from './rendered-content';
 import { itemImageIds, shareHtml } from './share-content';
 import { openShareLink } from './shares';
@@ -46,7 +47,8 @@ export function sharePages() {
     const item = await sharedItem(c, 'share-link', PAGE_LIMIT);
     if (!item) return notFoundPage(c);
     const { appOrigin } = c.var.deps.config;
-    const html = shareHtml(renderedContent(item).html, c.req.param('token'), appOrigin);
+    // A share link's reader is nobody we know: placeholders show that server details are hidden, not the facts.
+    const html = shareHtml(renderedContent(item, hidePlaceholders(item.content)).html, c.req.param('token'), appOrigin);
     const page = <SharePage title={item.title} updatedAt={item.updatedAt} html={html} css={c.var.deps.assets.css} />;
     privateHeaders(c);
     c.header('Cache-Control', 'private, no-store');

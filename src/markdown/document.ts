@@ -23,8 +23,11 @@ function addReadingAids(html: string): string {
 
 /**
  * A knowledge item's read page: renderMarkdown's sanitised HTML (same safety) plus reading aids, and its headings
- * for a table of contents.
+ * for a table of contents. `beforeSanitise` as renderMarkdown's.
  */
-export function renderDocument(markdown: string | null | undefined): { html: string; headings: TocEntry[] } {
-  return anchorHeadings(addReadingAids(renderMarkdown(markdown)));
+export function renderDocument(
+  markdown: string | null | undefined,
+  beforeSanitise?: (html: string) => string,
+): { html: string; headings: TocEntry[] } {
+  return anchorHeadings(addReadingAids(renderMarkdown(markdown, beforeSanitise)));
 }

@@ -70,9 +70,12 @@ const options: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
 };
 
-/** Markdown → sanitised HTML: no script, handlers, iframes or javascript:/data: links; data: only for inline images. */
-export function renderMarkdown(markdown: string | null | undefined): string {
+/**
+ * Markdown → sanitised HTML: no script, handlers, iframes or javascript:/data: links; data: only for inline images.
+ * `beforeSanitise` may change the parsed HTML first (server placeholders put their values in there).
+ */
+export function renderMarkdown(markdown: string | null | undefined, beforeSanitise?: (html: string) => string): string {
   if (!markdown) return '';
   const html = marked.parse(applyImageSizes(markdown), { async: false });
-  return sanitizeHtml(html, options);
+  return sanitizeHtml(beforeSanitise ? beforeSanitise(html) : html, options);
 }

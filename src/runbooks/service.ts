@@ -9,3 +9,6 @@ export { itemServersInput } from './schemas';
 export { buildDocumentFor } from './build-document';
 export { editorPrefillFor, type EditorPrefill } from './prefill';
 export { LINK_SEARCH_LIMIT, linkCandidates, type LinkCandidate } from './link-search';
+export { fillServerPlaceholders } from './placeholder-servers';
+export { type FilledContent, hidePlaceholders } from './placeholders';
+export { SERVERS_PANEL_ID, ServersPanel } from './views/ServersPanel';

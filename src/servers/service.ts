@@ -1,5 +1,5 @@
 /** Read model: joins knowledge (the linked items a reader may see, knowledge/access.ts). */
-import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
@@ -349,32 +349,6 @@ export async function unlinkDocument(
     entityId: serverId,
     details: { documentId },
   });
-}
-
-/** Built once per database: an item's page asks it on every read. */
-function buildServerStatusesQuery(db: Db) {
-  return db
-    .select({ id: servers.id, name: servers.name, status: servers.status })
-    .from(serverDocuments)
-    .innerJoin(servers, eq(servers.id, serverDocuments.serverId))
-    .where(eq(serverDocuments.documentId, sql.placeholder('documentId')))
-    .orderBy(asc(servers.name))
-    .prepare('document_server_statuses');
-}
-const serverStatusesQueries = new WeakMap<Db, ReturnType<typeof buildServerStatusesQuery>>();
-
-/** The servers a document is linked to, by name, with their status (an item's read page and its preview). */
-export async function serverStatusesOfDocument(
-  db: Db,
-  documentId: string,
-): Promise<{ id: string; name: string; status: string | null }[]> {
-  if (!isUuid(documentId)) return [];
-  let query = serverStatusesQueries.get(db);
-  if (!query) {
-    query = buildServerStatusesQuery(db);
-    serverStatusesQueries.set(db, query);
-  }
-  return query.execute({ documentId });
 }
 
 /** Link counts per server (shown on the table's rows), of the documents `reader` may read. */

@@ -1,5 +1,6 @@
 /** The "Read page budgets" table: each figure beside its budget and whether it was met. */
 import type { LighthouseResult } from './lighthouse';
+import { LINKED_SERVERS, type LinkedServersCost } from './linked-servers';
 import type { AgainstStatic, ReadPageWeight } from './read-page';
 import type { PhoneTimes } from './slow-phone';
 
@@ -10,6 +11,8 @@ const P95_BUDGET_MS = 30;
 const STATIC_RATIO_BUDGET = 2;
 const LIGHTHOUSE_BUDGET = 0.98;
 const PHONE_BUDGET_MS = 1000;
+/** Issue 23: a read with 20 linked servers costs at most 10% more (p95) than one with none. */
+const LINKED_SERVERS_RATIO_BUDGET = 1.1;
 
 const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`;
 const ms = (value: number | null) => (value === null || Number.isNaN(value) ? '—' : `${Math.round(value)} ms`);
@@ -72,6 +75,17 @@ export class ReadBudgets {
       `${t.ratio.toFixed(2)}×`,
       `≤ ${STATIC_RATIO_BUDGET}× on PostgreSQL`,
       verdict(t.ratio <= STATIC_RATIO_BUDGET, budgetApplies),
+    );
+  }
+
+  linkedServers(run: string, c: LinkedServersCost, budgetApplies: boolean) {
+    const failed = c.none.failures + c.linked.failures;
+    this.add(
+      run,
+      `read page with ${LINKED_SERVERS} linked servers p95 ÷ the same item with none (back to back, 10 at once)`,
+      `${c.ratio.toFixed(2)}× (p95 ${c.linked.p95.toFixed(1)} ms vs ${c.none.p95.toFixed(1)} ms; p50 ${c.linked.p50.toFixed(1)} vs ${c.none.p50.toFixed(1)}${failed ? `; ${failed} failed` : ''})`,
+      `≤ ${LINKED_SERVERS_RATIO_BUDGET.toFixed(2)}× on PostgreSQL`,
+      verdict(c.ratio <= LINKED_SERVERS_RATIO_BUDGET && !failed, budgetApplies),
     );
   }
 

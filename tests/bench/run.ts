@@ -5,7 +5,8 @@
  * The app runs as in production: `src/main.ts` in its own process, so the load loop here never shares its event loop.
  * Then the read page budgets of a real-size (1,000-word) item, in a table of their own: its weight beyond the
  * content, its latency against the same bytes served as a static file (on PostgreSQL at 5,000 items, before the
- * other 45,000 are seeded, and at 50,000), and on PostgreSQL Lighthouse mobile and a slow phone.
+ * other 45,000 are seeded, and at 50,000), and on PostgreSQL Lighthouse mobile and a slow phone; and the same item
+ * read with 20 linked servers against none (tests/bench/linked-servers.ts; alone: `npm run bench -- linked-servers`).
  * On PostgreSQL, then, what the permission filter costs a non-admin reader (tests/bench/permissions.ts).
  * `npm run bench -- permissions` runs that table alone (BENCH_ITEMS items, default 50,000); `npm run bench -- audit`
  * the audit trail's at 1,000,000 events (tests/bench/audit.ts).
@@ -25,6 +26,7 @@ import { lighthouseMobile } from './lighthouse';
 import { latency, pageWeight } from './measure';
 import { auditBench, printAuditBench } from './audit';
 import { permissionCost, printPermissionCost } from './permissions';
+import { linkedServersCost, seedLinkedCopy } from './linked-servers';
 import { ReadBudgets } from './read-budgets';
 import { latencyAgainstStatic, readPageWeight } from './read-page';
 import { documentSeeder, seedAdmin, seedArticles, seedServers } from './seed';
@@ -173,6 +175,7 @@ async function runOn(run: Run) {
   await seedUpTo(first);
   const [article] = await seedArticles(database.db, admin.id);
   const readPage = { path: itemHref('knowledge', article.id, article.title), content: article.content };
+  const linkedPath = await seedLinkedCopy(database.db, article.id);
   const { token } = await createSession(database.db, admin.id);
   await settle(database);
   const count = (n: number) => `${n.toLocaleString('en')} items`;
@@ -191,6 +194,8 @@ async function runOn(run: Run) {
   const rows = await withServer(env, async (url) => {
     const rows = await measurePages(url, token, assets);
     await measureReadPage(`${run.label}, ${count(items)}`, url, readPage, token, assets, postgres);
+    const paths = { none: readPage.path, linked: linkedPath };
+    await measureLinkedServers(`${run.label}, ${count(items)}`, url, paths, token, postgres);
     return rows;
   });
   console.log(`\n### ${run.label}: 2,000 servers, ${items.toLocaleString('en')} items\n`);
@@ -201,6 +206,55 @@ async function runOn(run: Run) {
   if (postgres && env.DATABASE_URL) {
     const label = `${run.label}, ${count(items)}`;
     printPermissionCost(label, await permissionCost(env.DATABASE_URL, (measure) => withServer(env, measure)));
+  }
+}
+
+/** The read page with 20 linked servers against the same item with none (issue 23). */
+async function measureLinkedServers(
+  run: string,
+  url: string,
+  paths: { none: string; linked: string },
+  token: string,
+  postgres: boolean,
+) {
+  const { none: nonePath, linked: linkedPath } = paths;
+  const headers = { Cookie: `ops_session=${token}` };
+  const statuses = await Promise.all(
+    [nonePath, linkedPath].map((p) => fetch(url + p, { headers }).then((r) => r.status)),
+  );
+  if (statuses.some((s) => s !== 200)) {
+    const why = `answered ${statuses.join(' / ')}`;
+    readBudgets.notMeasured(run, 'read page with 20 linked servers', '≤ 1.10× on PostgreSQL', why);
+    return;
+  }
+  readBudgets.linkedServers(run, await linkedServersCost(url, nonePath, linkedPath, headers), postgres);
+}
+
+/**
+ * `npm run bench -- linked-servers`: that measure alone, on embedded PGlite and on a fresh PostgreSQL database,
+ * each with 2,000 servers and BENCH_ITEMS items (default 5,000).
+ */
+async function linkedServersOnly(items: number) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'opshub-bench-db-'));
+  const pg = await freshPostgres(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  const targets: { label: string; database: Database; env: Record<string, string>; postgres: boolean }[] = [
+    { label: 'Embedded PGlite', database: await openPglite(dataDir), env: { DATA_DIR: dataDir }, postgres: false },
+    { label: 'PostgreSQL 15', database: pg.database, env: { DATABASE_URL: pg.url }, postgres: true },
+  ];
+  for (const { label, database, env, postgres } of targets) {
+    console.error(`[bench] ${label}: migrating and seeding 2,000 servers and ${items} items…`);
+    await runMigrations(database);
+    const admin = await seedAdmin(database.db);
+    await seedServers(database.db, 2000);
+    await documentSeeder(database.db, items, admin.id)(items);
+    const [article] = await seedArticles(database.db, admin.id);
+    const linkedPath = await seedLinkedCopy(database.db, article.id);
+    const { token } = await createSession(database.db, admin.id);
+    await settle(database);
+    await database.close();
+    const paths = { none: itemHref('knowledge', article.id, article.title), linked: linkedPath };
+    const run = `${label}, ${items.toLocaleString('en')} items`;
+    await withServer(env, (url) => measureLinkedServers(run, url, paths, token, postgres));
   }
 }
 
@@ -304,6 +358,11 @@ async function auditOnly() {
 const only = process.argv[2];
 if (only === 'audit') {
   await auditOnly();
+  process.exit(0);
+}
+if (only === 'linked-servers') {
+  await linkedServersOnly(Number(process.env.BENCH_ITEMS ?? 5000));
+  readBudgets.print();
   process.exit(0);
 }
 if (only === 'permissions') {

@@ -175,7 +175,9 @@ describe('with items', () => {
     const [server] = await t.db.insert(servers).values({ name: 'adfs-01', environment: 'production' }).returning();
     await t.db.insert(serverDocuments).values({ serverId: server.id, documentId: kb.id, documentType: 'runbook' });
     const api = await (await get(`/api/knowledge-base/${kb.id}?include=html`)).json();
-    expect(api.servers).toEqual([expect.objectContaining({ id: server.id, name: 'adfs-01', status: 'unknown' })]);
+    expect(api.servers).toEqual([
+      expect.objectContaining({ id: server.id, name: 'adfs-01', status: 'unknown', environment: 'production' }),
+    ]);
     expect(api.html).toContain('<h1>Heading</h1>');
     expect(api.html).not.toContain('onerror');
   });

@@ -241,8 +241,8 @@ describe('around the item', () => {
       .returning();
     await t.db.insert(serverDocuments).values({ serverId: server.id, documentId: runbook.id, documentType: 'runbook' });
     const page = await html(kbPage());
-    expect(page).toContain('Linked servers');
-    expect(page).toContain(`href="/infrastructure?server=${server.id}">vpn-01</a>`);
+    expect(page).toContain('<h2 class="doc__aside-title" id="servers-panel-title">Servers</h2>');
+    expect(page).toContain(`href="/infrastructure/${server.id}">vpn-01</a>`);
     expect(page).toMatch(/vpn-01<\/a> <span class="badge badge--[a-z]+">offline<\/span>/);
   });
 

@@ -250,8 +250,8 @@ describe('server document links', () => {
       ['Build sheet', 'build'],
       ['Restart runbook', 'runbook'],
     ]);
-    const { serverStatusesOfDocument } = await import('../../src/servers/service');
-    expect((await serverStatusesOfDocument(t.db, doc.id)).map((x) => x.name)).toEqual(['links-01']);
+    const { linkedServersOf } = await import('../../src/runbooks/service');
+    expect((await linkedServersOf(t.db, doc.id)).map((x) => x.name)).toEqual(['links-01']);
 
     expect((await call('DELETE', `/api/servers/${s.id}/documents`, { documentId: doc.id })).status).toBe(200);
     expect((await call('DELETE', `/api/servers/${s.id}/documents?documentId=${doc2.id}`)).status).toBe(200);

@@ -8,6 +8,7 @@ import {
   type Item,
   type PreviewItem,
 } from '../../../src/knowledge/shared';
+import { ServerStateList } from '../../../src/runbooks/shared/ServerStateList';
 import { relativeTime } from '../../../src/ui/shared';
 import { api } from '../api';
 import { ConfirmDialog } from '../ConfirmDialog';
@@ -116,15 +117,12 @@ export function ItemPreview(props: ItemPreviewProps) {
         </ul>
       )}
       {item.servers && item.servers.length > 0 && (
-        <p className="small">
-          Linked servers:{' '}
-          {item.servers.map((s, i) => (
-            <span key={s.id}>
-              {i > 0 && ', '}
-              <a href={`/infrastructure?server=${s.id}`}>{s.name}</a>
-            </span>
-          ))}
-        </p>
+        <section className="servers-panel kb-preview__servers" aria-labelledby="kb-preview-servers">
+          <h3 className="doc__aside-title" id="kb-preview-servers">
+            Servers
+          </h3>
+          <ServerStateList servers={item.servers} timeZone={timeZone} />
+        </section>
       )}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the server sanitises item.html (renderMarkdown) */}
       <div className="prose kb-preview__content" dangerouslySetInnerHTML={{ __html: item.html }} />

@@ -1,3 +1,4 @@
+import type { ServerSummary } from '../../runbooks/shared';
 import type { Item, PREVIEW_FIELDS } from './item-fields';
 
 /** JSON shapes the knowledge islands receive from the server (dates as ISO strings). */
@@ -8,10 +9,10 @@ export interface CategoryItem {
   title: string;
 }
 
-/** The item shown in the preview pane: PREVIEW_FIELDS, its content as sanitised HTML and its linked servers. */
+/** The item shown in the preview pane: PREVIEW_FIELDS, its content as sanitised HTML and its linked servers' state. */
 export type PreviewItem = Pick<Item, (typeof PREVIEW_FIELDS)[number]> & {
   html: string;
-  servers?: LinkedServer[];
+  servers?: ServerSummary[];
   /** What the reader may do with it (the preview shows only those buttons). */
   canWrite?: boolean;
   canShare?: boolean;
@@ -22,9 +23,4 @@ export interface CategoryGroup {
   name: string;
   count: number;
   items: CategoryItem[];
-}
-
-export interface LinkedServer {
-  id: string;
-  name: string;
 }

@@ -3,8 +3,9 @@ import type { ReviewPanelData } from '../../reviews/schemas';
 import { Badge } from '../../ui/components';
 import { Island } from '../../ui/Island';
 import { displayName } from '../../ui/Sidebar';
-import { formatDateTime, statusColour } from '../../ui/shared';
-import type { LinkedServer, ReadableItem } from '../reading';
+import { formatDateTime } from '../../ui/shared';
+import { ServersPanel } from '../../runbooks/service';
+import type { ReadableItem } from '../reading';
 import { SPACES, type Space } from '../shared';
 import { DELETE_DIALOG_ID, DeleteDialog } from './DeleteDialog';
 import { TypeLabel } from './ItemBits';
@@ -34,6 +35,8 @@ export interface ReadPageProps {
   comments: Pick<CommentsSectionProps, 'threads' | 'script'>;
   /** The review workflow's state and forms (issue 22). */
   review?: ReviewPanelData;
+  /** How often the open page refreshes its Servers panel (configuration). */
+  serversPollMs: number;
 }
 
 const ownerName = (item: ReadableItem['item']) => {
@@ -198,25 +201,9 @@ function Tags({ tags }: { tags: string[] }) {
   );
 }
 
-function Servers({ servers }: { servers: LinkedServer[] }) {
-  if (!servers.length) return null;
-  return (
-    <section className="doc__aside-part" aria-label="Linked servers">
-      <h2 className="doc__aside-title">Linked servers</h2>
-      <ul className="doc__servers">
-        {servers.map((s) => (
-          <li key={s.id}>
-            <a href={`/infrastructure?server=${s.id}`}>{s.name}</a>{' '}
-            <Badge colour={statusColour(s.status)}>{s.status ?? 'unknown'}</Badge>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
 /** An item's own read page: everything server-rendered, readable without JavaScript. */
-export function ReadPage({ space, read, back, timeZone, actions, script, watching, comments, review }: ReadPageProps) {
+export function ReadPage(props: ReadPageProps) {
+  const { space, read, back, timeZone, actions, script, watching, comments, review, serversPollMs } = props;
   const { item } = read;
   return (
     <article className="doc">
@@ -241,7 +228,12 @@ export function ReadPage({ space, read, back, timeZone, actions, script, watchin
           <CommentsSection itemPath={`${SPACES[space].path}/${item.id}`} timeZone={timeZone} {...comments} />
         </div>
         <aside className="doc__aside">
-          <Servers servers={read.servers} />
+          <ServersPanel
+            servers={read.servers}
+            timeZone={timeZone}
+            refreshUrl={`${SPACES[space].path}/${item.id}/servers-panel`}
+            pollMs={serversPollMs}
+          />
           <Tags tags={item.tags} />
           {/* Last: it sticks while the rest of the column scrolls away. */}
           <Toc headings={read.headings} at="side" />
