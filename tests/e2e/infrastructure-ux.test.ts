@@ -108,14 +108,17 @@ describe.skipIf(!hasBrowser)('infrastructure: honest values, cards on phones, th
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
     const actions = card.locator('.server-actions .icon-button');
-    expect(await actions.count()).toBe(4);
+    // View, Edit, Create build document (issue 23), Run check, Delete: each a full touch target, all on the card.
+    expect(await actions.count()).toBe(5);
     for (const action of await actions.all()) {
       const b = (await action.boundingBox())!;
       expect(b.width).toBeGreaterThanOrEqual(44);
       expect(b.height).toBeGreaterThanOrEqual(44);
+      expect(b.x + b.width).toBeLessThanOrEqual(PHONE.width);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.getByRole('link', { name: 'View ux-web-2' }).waitFor();
+    await page.getByRole('link', { name: 'Create build document for ux-web-2' }).waitFor();
     await page.close();
   });
 

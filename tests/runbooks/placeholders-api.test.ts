@@ -66,7 +66,9 @@ describe('placeholders in the API and pages (issue 23)', () => {
     expect((await renameIp('10.0.0.2')).status).toBe(200);
     const after = await (await page()).text();
     expectFilled(after, '10.0.0.2');
-    expect(after).not.toContain('10.0.0.1');
+    // The old address is left only in the review flag the change raised ("IP address changed 10.0.0.1 → 10.0.0.2").
+    expect(after).not.toContain('ssh admin@10.0.0.1');
+    expect(after).toContain('10.0.0.1 → 10.0.0.2');
     const html = (await (await call('GET', `/api/knowledge-base/${itemId}?include=html`)).json()).html;
     expect(html).toContain('ssh admin@10.0.0.2');
   });
