@@ -17,6 +17,8 @@ export const RESERVED_IDS: readonly string[] = [
   'global-search-input',
   'global-search-results',
   'confirm-delete',
+  'servers-panel',
+  'servers-panel-title',
   'confirm-delete-title',
 ];
 

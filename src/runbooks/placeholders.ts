@@ -63,20 +63,32 @@ function parse(inner: string): Placeholder {
   return { name, field: FIELD_BY_LOWER.get(written.toLowerCase()) ?? { unknown: written } };
 }
 
-const placeholdersIn = (content: string): Placeholder[] => [...content.matchAll(PLACEHOLDER)].map((m) => parse(m[1]));
+/**
+ * Placeholders filled per content: far more than a runbook holds; those after it stay as written, so a text made of
+ * placeholders costs a render no more than a plain one.
+ */
+export const MAX_PLACEHOLDERS = 1000;
+
+/** The first MAX_PLACEHOLDERS placeholders of the content. */
+function placeholdersIn(content: string): Placeholder[] {
+  const found: Placeholder[] = [];
+  for (const m of content.matchAll(PLACEHOLDER)) {
+    if (found.length === MAX_PLACEHOLDERS) break;
+    found.push(parse(m[1]));
+  }
+  return found;
+}
 
 /** A server name is at most this long (servers.name); a longer one names no server. */
 const NAME_MAX = 100;
-/** Names looked up per render: far more than a runbook holds, and one query's parameters stay bounded. */
-export const MAX_NAMES = 1000;
 
-/** The server names (lower case, once each, at most MAX_NAMES) the content's placeholders with a known field ask for. */
+/** The server names (lower case, once each, at most MAX_PLACEHOLDERS) the content's placeholders with a known field ask for. */
 export function placeholderNames(content: string): string[] {
   if (!content.includes('{{')) return [];
   const names = placeholdersIn(content)
     .filter((p) => typeof p.field === 'string' && p.name && p.name.length <= NAME_MAX)
     .map((p) => p.name.toLowerCase());
-  return [...new Set(names)].slice(0, MAX_NAMES);
+  return [...new Set(names)];
 }
 
 const orDash = (v: string | number | null) => (v === null || v === '' ? UNKNOWN_VALUE : String(v));
@@ -133,7 +145,8 @@ function fillWith(content: string, valueAt: (p: Placeholder) => string): FilledC
   if (!content.includes('{{')) return { markdown: content, values: [] };
   const values: string[] = [];
   const { token, pattern } = tokenizer();
-  const markdown = content.replace(PLACEHOLDER, (_all, inner: string) => {
+  const markdown = content.replace(PLACEHOLDER, (all, inner: string) => {
+    if (values.length === MAX_PLACEHOLDERS) return all;
     values.push(valueAt(parse(inner)));
     return token(values.length - 1);
   });

@@ -39,7 +39,8 @@ type FlaggedServer = Pick<Server, 'id' | 'name'>;
 /** Who a change is by: the signed-in user's name, or "an agent" for a token or no user. */
 export async function changedBy(db: Db, actorId: string | null, viaToken: boolean): Promise<ChangedBy> {
   if (!actorId || viaToken) return { actorId, byId: null, byName: 'an agent' };
-  return { actorId, byId: actorId, byName: await displayNameById(db, actorId) };
+  // A flag keeps at most 200 characters of the name (two 100-character names and a space are 201).
+  return { actorId, byId: actorId, byName: (await displayNameById(db, actorId)).slice(0, 200) };
 }
 
 /** The identity fields that differ between two states of a server (status and metrics are never among them). */

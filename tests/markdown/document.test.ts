@@ -18,6 +18,8 @@ describe('renderDocument', () => {
     expect(RESERVED_IDS).toEqual(
       expect.arrayContaining(['main', 'sidebar', 'toasts', 'global-search-input', 'global-search-results']),
     );
+    // A heading "Servers panel" must not take the read page's live panel's id (its refresh finds the panel by id).
+    expect(renderDocument('## Servers panel').headings[0].id).toBe('servers-panel-1');
     const all = renderDocument(RESERVED_IDS.map((id) => `## ${id}`).join('\n\n')).headings.map((h) => h.id);
     expect(all.filter((id) => RESERVED_IDS.includes(id))).toEqual([]);
   });

@@ -162,6 +162,21 @@ describe('a linked server changes', () => {
     expect(await told(item.id)).toHaveLength(1);
   });
 
+  it('a person with the longest names may still rename and delete a linked server (the flag keeps 200 characters)', async () => {
+    const long = await createSignedInUser(t.db, {
+      role: 'editor',
+      firstName: 'F'.repeat(100),
+      lastName: 'L'.repeat(100),
+    });
+    const s = await server(long, 'web-long');
+    const item = await linkedItem(long, s.id, 'Long names runbook');
+    await ok(long, 'PUT', `/api/servers/${s.id}`, form(s, { name: 'web-longer' }));
+    await ok(long, 'DELETE', `/api/servers/${s.id}`);
+    const flags = await ok(long, 'GET', `/api/knowledge-base/${item.id}`).then((i) => i.reviewFlags);
+    expect(flags.map((f: { field: string }) => f.field)).toEqual(['name', 'deleted']);
+    expect(flags[0].by).toBe(`${'F'.repeat(100)} ${'L'.repeat(99)}`);
+  });
+
   it('a change through an API token is by "an agent"', async () => {
     const s = await server(ada, 'agent-1');
     const item = await linkedItem(owner, s.id, 'Agent runbook');

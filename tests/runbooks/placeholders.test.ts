@@ -6,7 +6,7 @@ import {
   fillPlaceholders,
   HIDDEN_MARKER,
   hidePlaceholders,
-  MAX_NAMES,
+  MAX_PLACEHOLDERS,
   PLACEHOLDER_FIELDS,
   type PlaceholderServer,
   placeholderNames,
@@ -156,12 +156,21 @@ describe('server placeholders', () => {
     expect(doc.headings).toEqual([{ id: 'patch-web1', level: 2, text: 'Patch web1' }]);
   });
 
-  it('looks up at most MAX_NAMES names, and none longer than a server name may be', () => {
-    const many = Array.from({ length: MAX_NAMES + 5 }, (_, i) => `{{server:s${i}.name}}`).join(' ');
-    expect(placeholderNames(many)).toHaveLength(MAX_NAMES);
+  it('looks up the names of the first MAX_PLACEHOLDERS placeholders, and none longer than a server name may be', () => {
+    const many = Array.from({ length: MAX_PLACEHOLDERS + 5 }, (_, i) => `{{server:s${i}.name}}`).join(' ');
+    expect(placeholderNames(many)).toHaveLength(MAX_PLACEHOLDERS);
     expect(placeholderNames(`{{server:${'x'.repeat(101)}.name}} {{server:${'y'.repeat(100)}.name}}`)).toEqual([
       'y'.repeat(100),
     ]);
+  });
+
+  it('fills the first MAX_PLACEHOLDERS placeholders and leaves the rest as written (a text of placeholders costs no more)', () => {
+    const many = `${'{{server:web1.ipAddress}} '.repeat(MAX_PLACEHOLDERS)}{{server:web1.hostname}}`;
+    const filled = fillPlaceholders(many, byName(web1));
+    expect(filled.values).toHaveLength(MAX_PLACEHOLDERS);
+    expect(new Set(filled.values)).toEqual(new Set(['10.0.0.1']));
+    expect(filled.markdown.endsWith('{{server:web1.hostname}}')).toBe(true);
+    expect(hidePlaceholders(many).values).toHaveLength(MAX_PLACEHOLDERS);
   });
 
   it('leaves content without placeholders untouched, and text that only looks like one', () => {
