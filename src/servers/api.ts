@@ -132,7 +132,7 @@ function serversApi() {
     return c.json(await linkDocument(c.var.deps.db, c.req.param('id'), documentId, documentType, c.var.user), 201);
   });
   app.delete('/:id/documents', write, async (c) => {
-    await unlinkDocument(c.var.deps.db, c.req.param('id'), await documentIdOf(c), actor(c));
+    await unlinkDocument(c.var.deps.db, c.req.param('id'), await documentIdOf(c), c.var.user);
     return c.json({ message: 'Document unlinked.' });
   });
   return app;

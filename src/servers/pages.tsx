@@ -132,7 +132,7 @@ export function serverPages() {
   app.post('/infrastructure/:id/documents/:documentId/delete', write, async (c) => {
     const { id, documentId } = c.req.param();
     if (!isUuid(documentId)) throw notFound('Document not found.');
-    await unlinkDocument(c.var.deps.db, id, documentId, c.var.user!.id);
+    await unlinkDocument(c.var.deps.db, id, documentId, c.var.user);
     return c.redirect(`/infrastructure/${id}`, 303);
   });
 

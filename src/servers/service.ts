@@ -1,11 +1,12 @@
-/** Read model: joins knowledge (the linked items a reader may see, knowledge/access.ts). */
-import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+/** Read model: joins knowledge (the linked items a reader may see and may edit, knowledge/access.ts and item-access.ts). */
+import { and, asc, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { likeEscape } from '../db/like';
 import { documents, healthChecks, serverDocuments, servers } from '../db/schema';
-import { conflict, notFound } from '../http/errors';
+import { AppError, conflict, notFound } from '../http/errors';
+import { authorizeItem } from '../knowledge/item-access';
 import { readableBy } from '../knowledge/access';
 import { documentTypeOf } from '../runbooks/shared';
 import { type MetricsInput, type Server, type ServerFilters, type ServerInput, sortByServerName } from './schemas';
@@ -292,7 +293,27 @@ export const linkTypeOf = (doc: { space: string; templateType: string | null }) 
   documentTypeOf(doc.space === 'documents' ? 'documents' : 'knowledge', doc.templateType);
 
 /**
- * Links a document `by` may read to a server (idempotent: relinking updates the type); their links answer. Without
+ * The live document `by` may edit (a link changes what its page shows and which server changes flag it, as the
+ * item's own Servers picker does): 404 when it is absent, deleted or unreadable to them, 403 when they may only read it.
+ */
+async function documentToLink(db: Db, documentId: string, by: Actor) {
+  const [doc] = await db
+    .select({
+      id: documents.id,
+      space: documents.space,
+      templateType: documents.templateType,
+      ownerId: documents.ownerId,
+      visibility: documents.visibility,
+    })
+    .from(documents)
+    .where(and(eq(documents.id, documentId), isNull(documents.deletedAt)));
+  if (!doc) throw notFound('Document not found.');
+  await authorizeItem(db, by, doc, 'item.write', 'Document not found.');
+  return doc;
+}
+
+/**
+ * Links a document `by` may edit to a server (idempotent: relinking updates the type); their links answer. Without
  * a `documentType` the link takes the item's type.
  */
 export async function linkDocument(
@@ -303,24 +324,14 @@ export async function linkDocument(
   by: Actor,
 ): Promise<LinkedDocument[]> {
   await requireServer(db, serverId);
-  const actorId = by?.id ?? null;
-  const [doc] = await db
-    .select({
-      id: documents.id,
-      space: documents.space,
-      templateType: documents.templateType,
-      deletedAt: documents.deletedAt,
-    })
-    .from(documents)
-    .where(and(eq(documents.id, documentId), readableBy(by)));
-  if (!doc || doc.deletedAt) throw notFound('Document not found.');
+  const doc = await documentToLink(db, documentId, by);
   const documentType = type ?? linkTypeOf(doc);
   await db
     .insert(serverDocuments)
     .values({ serverId, documentId, documentType })
     .onConflictDoUpdate({ target: [serverDocuments.serverId, serverDocuments.documentId], set: { documentType } });
   await recordAudit(db, {
-    actorId,
+    actorId: by?.id ?? null,
     action: 'server.link_document',
     entityType: 'server',
     entityId: serverId,
@@ -329,19 +340,20 @@ export async function linkDocument(
   return listServerDocuments(db, serverId, by);
 }
 
-/** Removes a link; 404 when there was none. */
-export async function unlinkDocument(
-  db: Db,
-  serverId: string,
-  documentId: string,
-  actorId: string | null = null,
-): Promise<void> {
+const NOT_LINKED = 'That document is not linked to this server.';
+
+/** Removes a link of a document `by` may edit; 404 when there was none (or they may not read the document). */
+export async function unlinkDocument(db: Db, serverId: string, documentId: string, by: Actor): Promise<void> {
   await requireServer(db, serverId);
+  await documentToLink(db, documentId, by).catch((err) => {
+    throw err instanceof AppError && err.status === 404 ? notFound(NOT_LINKED) : err;
+  });
+  const actorId = by?.id ?? null;
   const removed = await db
     .delete(serverDocuments)
     .where(and(eq(serverDocuments.serverId, serverId), eq(serverDocuments.documentId, documentId)))
     .returning();
-  if (!removed.length) throw notFound('That document is not linked to this server.');
+  if (!removed.length) throw notFound(NOT_LINKED);
   await recordAudit(db, {
     actorId,
     action: 'server.unlink_document',
