@@ -3,6 +3,7 @@ import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { documents, documentVersions } from '../db/schema';
 import type { ItemState } from '../db/schema/values';
+import { clearReviewFlags } from '../runbooks/service';
 import { mayItem } from './item-access';
 import { lockRow, writeVersion } from './items';
 import { itemColumns, type ItemRow } from './rows';
@@ -35,6 +36,8 @@ export async function publishRevision(db: Db, current: ItemRow, actorId: string,
     .where(eq(documents.id, current.id))
     .returning(itemColumns);
   await writeVersion(db, row, actorId, changeLog);
+  // Readers now see the reviewed text: the linked servers' changes it answered are seen.
+  await clearReviewFlags(db, row.id);
   return row;
 }
 

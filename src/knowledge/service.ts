@@ -33,7 +33,7 @@ export {
 } from './watchers';
 export { readableBy } from './access';
 export { hasNewerDraft, lockItem, publishRevision, publishedView, setItemState } from './revisions';
-import { publishedViews } from './revisions';
+import { hasNewerDraft, publishedViews } from './revisions';
 
 export interface ListFilters {
   q?: string;
@@ -138,8 +138,9 @@ export async function updateItem(
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, input.changeNote || describeChanges(current, row));
     await recordItemEvent(tx, space, 'update', row, actorId, current.state === 'published');
-    // Saving it is reviewing it: a linked server's changes are seen.
-    await clearReviewFlags(tx, row.id);
+    // Saving what readers will see is reviewing it: a linked server's changes are seen. A draft waiting for approval
+    // leaves the flags on the published text until it is published (publishRevision).
+    if (!hasNewerDraft(row)) await clearReviewFlags(tx, row.id);
     if (input.serverIds) await setItemServers(tx, space, row, input.serverIds, actorId);
     else if (row.templateType !== current.templateType) await retypeItemLinks(tx, space, row);
     await itemSaved(tx, space, row, actorId, 'updated');

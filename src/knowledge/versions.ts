@@ -148,8 +148,8 @@ export async function restoreVersion(
       .where(eq(documents.id, id))
       .returning(itemColumns);
     await writeVersion(tx, row, actorId, `Restored from version ${source.version}`);
-    // A restore is a save: it clears the item's review flags as an edit does.
-    await clearReviewFlags(tx, row.id);
+    // A restore is a save: it clears the item's review flags as an edit does (once readers see it).
+    if (!hasNewerDraft(row)) await clearReviewFlags(tx, row.id);
     await itemSaved(tx, space, row, actorId, 'restored');
     await recordAudit(tx, {
       actorId,

@@ -86,6 +86,27 @@ describe('clearing flags', () => {
     expect(await flagsOf(item.id)).toEqual([]);
   });
 
+  it('a draft waiting for approval leaves them on the published text; publishing it after approval clears them', async () => {
+    const admin = await createSignedInUser(t.db, { role: 'admin' });
+    await ok(admin, 'PUT', '/api/admin/review-policy', { 'work-instruction': 1 });
+    try {
+      const s = await server(ada, 'rev-approve');
+      const item = await linkedItem(owner, s.id, 'Approved runbook', { templateType: 'work_instruction' });
+      await ok(owner, 'POST', `${KB}/${item.id}/review-requests`, { reviewerIds: [ada.id] });
+      await ok(ada, 'POST', `${KB}/${item.id}/reviews`, { decision: 'approve' });
+      expect((await ok(owner, 'GET', `${KB}/${item.id}`)).state).toBe('published');
+      await ok(ada, 'PUT', `/api/servers/${s.id}`, form(s, { ipAddress: '127.0.2.9' }));
+      const draft = await ok(owner, 'PUT', `${KB}/${item.id}`, { title: 'Approved runbook', content: 'IP 127.0.2.9' });
+      expect(draft.publishedVersion).toBeLessThan(draft.version);
+      expect(await flagsOf(item.id)).toHaveLength(1);
+      await ok(owner, 'POST', `${KB}/${item.id}/review-requests`, { reviewerIds: [ada.id] });
+      await ok(ada, 'POST', `${KB}/${item.id}/reviews`, { decision: 'approve' });
+      expect(await flagsOf(item.id)).toEqual([]);
+    } finally {
+      await ok(admin, 'PUT', '/api/admin/review-policy', { 'work-instruction': 0 });
+    }
+  });
+
   it('restoring a version clears them', async () => {
     const s = await server(ada, 'rev-4');
     const item = await linkedItem(owner, s.id, 'Restored runbook');
