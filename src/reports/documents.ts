@@ -5,7 +5,7 @@ import { queryRows, type Db } from '../db/client';
 import { readableBy } from '../knowledge/access';
 import type { ReviewFlagField } from '../runbooks/shared';
 import { asDate } from './fleet';
-import { documentOfTeam } from './teams';
+import { documentOfTeam, flagOfTeam } from './teams';
 import type { Capped, FlaggedDocument, OverdueDocument, RunbookRef } from './types';
 
 /** Rows of the flagged and overdue lists; the rest are counted. */
@@ -47,7 +47,7 @@ export async function flaggedDocuments(db: Db, reader: Actor, team: string | nul
     sql`select d.id, d.space, d.title, f.server_id, f.server_name, f.field, f.from_value, f.to_value, f.at, f.by_name,
                count(*) over () as total
         from document_review_flags f join documents d on d.id = f.document_id
-        where d.deleted_at is null and ${readableBy(reader, 'd')} and ${documentOfTeam(team)}
+        where d.deleted_at is null and ${readableBy(reader, 'd')} and ${flagOfTeam(team)}
         order by f.at desc, d.title, f.id limit ${limit(DOCUMENT_ROWS)}`,
   );
   return {

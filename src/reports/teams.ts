@@ -44,3 +44,10 @@ export const documentOfTeam = (team: string | null, alias = 'd'): SQL =>
     ? sql`true`
     : sql`exists (select 1 from server_documents tsd join servers ts on ts.id = tsd.server_id
         where tsd.document_id = ${sql.identifier(alias)}.id and ts.team_owner = ${team})`;
+
+/**
+ * SQL condition on a review flag `f` of document `d`: it concerns the team's servers — raised by one the team owned
+ * then (a deleted server's flag too, its links gone), or on a document linked to one of them now.
+ */
+export const flagOfTeam = (team: string | null): SQL =>
+  team === null ? sql`true` : sql`(f.server_team = ${team} or ${documentOfTeam(team)})`;

@@ -34,7 +34,7 @@ export interface FieldChange {
 }
 
 /** The server as a flag names it. */
-type FlaggedServer = Pick<Server, 'id' | 'name'>;
+type FlaggedServer = Pick<Server, 'id' | 'name' | 'teamOwner'>;
 
 /** Who a change is by: the signed-in user's name, or "an agent" for a token or no user. */
 export async function changedBy(db: Db, actorId: string | null, viaToken: boolean): Promise<ChangedBy> {
@@ -92,6 +92,7 @@ async function insertFlags(
         documentId: doc.id,
         serverId: server.id,
         serverName: server.name,
+        serverTeam: server.teamOwner,
         field: c.field,
         fromValue: c.from,
         toValue: c.to,
@@ -150,13 +151,18 @@ export async function flagLinkedDocuments(
 
 /** A server's identity changed (PUT /api/servers/{id}): flags its linked documents. Pass the transaction. */
 export const flagServerChange = (db: Db, before: Server, after: Server, by: ChangedBy): Promise<number> =>
-  flagLinkedDocuments(db, { id: after.id, name: after.name, before: before.name }, identityChanges(before, after), by);
+  flagLinkedDocuments(
+    db,
+    { id: after.id, name: after.name, teamOwner: after.teamOwner, before: before.name },
+    identityChanges(before, after),
+    by,
+  );
 
 /** A server is about to be deleted: flags its linked documents while the links are still there. Pass the transaction. */
 export const flagServerDeletion = (db: Db, server: Server, by: ChangedBy): Promise<number> =>
   flagLinkedDocuments(
     db,
-    { id: server.id, name: server.name, before: server.name },
+    { id: server.id, name: server.name, teamOwner: server.teamOwner, before: server.name },
     [{ field: 'deleted', from: server.name, to: null }],
     by,
   );

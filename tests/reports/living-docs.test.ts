@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentReviewFlags, documents, serverDocuments, servers, userPreferences } from '../../src/db/schema';
 import { createItem, deleteItem } from '../../src/knowledge/service';
-import { createTestApp, TEST_ORIGIN, type TestContext } from '../helpers/app';
+import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { startMailbox, type Mailbox } from '../helpers/mailbox';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { jobsConfig, testScheduler, waitFor } from '../jobs/support';
@@ -270,6 +270,17 @@ describe('/reports/health', () => {
     const unknown = await page(alice, '?team=Nobody');
     expect(unknown.status).toBe(400);
     expect(unknown.html).toContain('Choose a team from the list');
+  });
+
+  it("keeps a deleted server's flags in its team's report, though its links went with it", async () => {
+    const api = async (method: string, path: string, body?: unknown) =>
+      (await t.app.request(path, jsonRequest(method, body, admin.cookie))).json();
+    const gone = await api('POST', '/api/servers', { name: 'gone1', teamOwner: 'Platform', status: 'maintenance' });
+    const runbook = await api('POST', '/api/knowledge-base', { title: 'Gone runbook', content: 'x' });
+    await api('POST', `/api/servers/${gone.id}/documents`, { documentId: runbook.id });
+    await api('DELETE', `/api/servers/${gone.id}`);
+    expect(section((await page(alice, '?team=Platform')).html, 'flagged')).toContain('Gone runbook');
+    expect(section((await page(alice, '?team=Data')).html, 'flagged')).not.toContain('Gone runbook');
   });
 });
 

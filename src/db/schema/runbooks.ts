@@ -36,6 +36,8 @@ export const documentReviewFlags = pgTable(
     serverId: uuid('server_id').notNull(),
     /** The server's name when it changed (its new name for a rename). */
     serverName: varchar('server_name', { length: 100 }).notNull(),
+    /** The team that owned the server when it changed (a team's report keeps a deleted server's flags). */
+    serverTeam: varchar('server_team', { length: 100 }),
     field: varchar('field', { length: 30, enum: reviewFlagFields }).notNull(),
     fromValue: text('from_value'),
     toValue: text('to_value'),

@@ -1,0 +1,1 @@
+ALTER TABLE "document_review_flags" ADD COLUMN "server_team" varchar(100);
