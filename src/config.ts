@@ -108,6 +108,13 @@ const schema = z
     LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).optional()),
   })
   .superRefine((env, ctx) => {
+    // An open page asks at most once per 30 s for its Servers panel; only the test suite may ask more often.
+    if (env.SERVERS_PANEL_POLL_MS < SERVERS_PANEL_POLL_MS && env.NODE_ENV !== 'test')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SERVERS_PANEL_POLL_MS'],
+        message: `must be at least ${SERVERS_PANEL_POLL_MS} (shorter only with NODE_ENV=test)`,
+      });
     // Web Push is all three or nothing: half a key pair, or keys without a contact, is a mistake to report.
     const vapid = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
     if (!vapid.some((k) => env[k])) return;

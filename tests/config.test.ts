@@ -24,10 +24,13 @@ describe('config', () => {
     expect(loadConfig({}).logFormat).toBeUndefined();
   });
 
-  it('SERVERS_PANEL_POLL_MS: 30 s unless set (tests shorten it), never below 500 ms', () => {
+  it('SERVERS_PANEL_POLL_MS: 30 s unless set, longer at will, shorter only in tests (never below 500 ms)', () => {
     expect(loadConfig({}).serversPanelPollMs).toBe(30_000);
-    expect(loadConfig({ SERVERS_PANEL_POLL_MS: '1000' }).serversPanelPollMs).toBe(1000);
-    expect(() => loadConfig({ SERVERS_PANEL_POLL_MS: '100' })).toThrow(ConfigError);
+    expect(loadConfig({ SERVERS_PANEL_POLL_MS: '60000' }).serversPanelPollMs).toBe(60_000);
+    expect(() => loadConfig({ SERVERS_PANEL_POLL_MS: '1000' })).toThrow(/SERVERS_PANEL_POLL_MS must be at least 30000/);
+    expect(() => loadConfig({ SERVERS_PANEL_POLL_MS: '1000', NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(loadConfig({ SERVERS_PANEL_POLL_MS: '1000', NODE_ENV: 'test' }).serversPanelPollMs).toBe(1000);
+    expect(() => loadConfig({ SERVERS_PANEL_POLL_MS: '100', NODE_ENV: 'test' })).toThrow(ConfigError);
   });
 
   it('turns inline jobs off on PostgreSQL and reads every variable', () => {
