@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
-import { itemServersInput, linkedServersOf, linkItemServers, serversMentionedIn } from '../runbooks/service';
+import { itemServersInput, linkedServersOf, linkItemServers, serversMentionedFor } from '../runbooks/service';
 import { itemFor } from './items';
 import { withServerLinks } from './linked-servers';
 import { readerRevision } from './revisions';
@@ -25,7 +25,7 @@ function itemServersApi(space: Space) {
     const newest = await itemFor(db, c.var.user, space, c.req.param('id'), 'item.read', SPACES[space].messages.missing);
     const item = await readerRevision(db, c.var.user, newest, true);
     const linked = (await linkedServersOf(db, item.id)).map((s) => s.id);
-    return c.json(await serversMentionedIn(db, `${item.title}\n${item.content}`, linked));
+    return c.json(await serversMentionedFor(db, c.var.user!.id, `${item.title}\n${item.content}`, linked));
   });
   return app;
 }

@@ -2,7 +2,8 @@ import { asc } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { servers } from '../db/schema';
 import { summaryColumns, toSummary } from './links';
-import type { ServerSummary } from './shared';
+import { enforce } from '../http/rate-limit';
+import { type ServerSummary, withoutInlineImages } from './shared';
 
 /**
  * Which servers a text names (the editor's "Mentioned servers", Auto Create KB): a server is mentioned when its name,
@@ -41,23 +42,17 @@ function wordsOf(tokens: string[]): Set<string> {
   return words;
 }
 
-/** A text ready for lookups: its words (with parts) and where each token stands, for names of several words. */
+/** A text ready for lookups: its words (with parts), and its tokens joined by single spaces for names of several words. */
 export interface MentionIndex {
   words: Set<string>;
-  tokens: string[];
-  positions: Map<string, number[]>;
+  /** ` token token … ` (a space at each end, so a run of whole tokens is always found as ` a b `). */
+  joined: string;
 }
 
 /** Reads a text once so that each server costs a few lookups. */
 export function indexText(text: string): MentionIndex {
   const tokens = tokensOf(text);
-  const positions = new Map<string, number[]>();
-  tokens.forEach((t, i) => {
-    const at = positions.get(t);
-    if (at) at.push(i);
-    else positions.set(t, [i]);
-  });
-  return { words: wordsOf(tokens), tokens, positions };
+  return { words: wordsOf(tokens), joined: ` ${tokens.join(' ')} ` };
 }
 
 /** True when the text names this name, hostname or address as a whole token (or as the same run of words). */
@@ -68,7 +63,8 @@ export function mentions(index: MentionIndex, name: string | null | undefined): 
   const words = tokensOf(name);
   if (words.length === 0) return false;
   if (words.length === 1) return index.words.has(words[0]);
-  return (index.positions.get(words[0]) ?? []).some((start) => words.every((w, k) => index.tokens[start + k] === w));
+  // One string search (linear in practice), not a walk from every place the first word stands.
+  return index.joined.includes(` ${words.join(' ')} `);
 }
 
 /** The servers a text names (by name, hostname or IP address), by name, less those in `exclude`. */
@@ -83,4 +79,25 @@ export async function serversMentionedIn(db: Db, text: string, exclude: string[]
         !skip.has(r.id) && (mentions(index, r.name) || mentions(index, r.hostname) || mentions(index, r.ipAddress)),
     )
     .map(toSummary);
+}
+
+/** One person's reads of a text for server names: the editor asks 1.5 s after typing rests, so this is plenty. */
+export const MENTION_READS = { limit: 60, windowSeconds: 60 } as const;
+
+/**
+ * serversMentionedIn for a person (the editor's suggestions, an item's server-suggestions), its inline pictures left
+ * out; counted against MENTION_READS, 429 past it (a long text costs CPU).
+ */
+export async function serversMentionedFor(
+  db: Db,
+  userId: string,
+  text: string,
+  exclude: string[] = [],
+): Promise<ServerSummary[]> {
+  await enforce(
+    db,
+    [{ key: `server-mentions:${userId}`, ...MENTION_READS }],
+    'Too many reads for mentioned servers: wait a minute and try again.',
+  );
+  return serversMentionedIn(db, withoutInlineImages(text), exclude);
 }

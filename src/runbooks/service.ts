@@ -4,7 +4,7 @@ export { linkedServersOf, linkedServersOfMany } from './links';
 export { changedBy, flagServerChange, flagServerDeletion, identityChanges, type ChangedBy } from './raise-flags';
 export { describeServerChange, flagWords } from './flag-texts';
 export { linkItemServers, retypeItemLinks, setItemServers, type LinkedItem, type ServerLinkChange } from './item-links';
-export { serversMentionedIn } from './mentions';
+export { serversMentionedFor, serversMentionedIn } from './mentions';
 export { itemServersInput } from './schemas';
 export { buildDocumentFor } from './build-document';
 export { editorPrefillFor, type EditorPrefill } from './prefill';

@@ -68,3 +68,6 @@ export const SERVERS_PANEL_POLL_MS = 30_000;
  */
 export const documentTypeOf = (space: 'documents' | 'knowledge', templateType: string | null | undefined): string =>
   space === 'documents' ? 'document' : kbTypeOf(templateType);
+
+/** Inline pictures (`data:image/…;base64,…`) hold no server names: left out of the text read for mentions. */
+export const withoutInlineImages = (text: string) => text.replace(/data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]*/gi, '');

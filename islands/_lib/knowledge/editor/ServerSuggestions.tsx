@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ServerSummary } from '../../../../src/runbooks/shared';
+import { type ServerSummary, withoutInlineImages } from '../../../../src/runbooks/shared';
 import { api } from '../../api';
 
 /** How long typing or pasting rests before the text is read for server names. */
@@ -16,7 +16,10 @@ function useMentioned(content: string, linked: ServerSummary[]) {
     let live = true;
     const timer = setTimeout(async () => {
       try {
-        const found = await api<ServerSummary[]>('POST', '/api/servers/mentions', { text: content, exclude });
+        const found = await api<ServerSummary[]>('POST', '/api/servers/mentions', {
+          text: withoutInlineImages(content),
+          exclude,
+        });
         if (live) setMentioned(found);
       } catch {
         // Suggestions are a help: a failed read leaves the strip as it was.
