@@ -1,8 +1,8 @@
 import { asc } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { servers } from '../db/schema';
-import { summaryColumns, toSummary } from './links';
-import type { ServerSummary } from './shared';
+import { summaryColumns } from './links';
+import { type ServerSummary, summaryOf } from './shared';
 
 /**
  * Which servers a text names (the editor's "Mentioned servers", Auto Create KB): a server is mentioned when its name,
@@ -82,5 +82,5 @@ export async function serversMentionedIn(db: Db, text: string, exclude: string[]
       (r) =>
         !skip.has(r.id) && (mentions(index, r.name) || mentions(index, r.hostname) || mentions(index, r.ipAddress)),
     )
-    .map(toSummary);
+    .map(summaryOf);
 }
