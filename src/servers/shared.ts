@@ -98,10 +98,15 @@ export type Server = {
 export const HOSTNAME =
   /^(?=.{1,255}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/;
 
+/** The most servers one GET /api/servers?limit= answers. */
+export const SERVER_LIST_LIMIT = 100;
+
 export interface ServerFilters {
   q?: string;
   environment?: ServerEnvironment;
   status?: ServerStatus;
+  /** At most this many (1–SERVER_LIST_LIMIT), the first in natural name order; absent: all. */
+  limit?: number;
 }
 
 /** IPv4 dotted quad or IPv6 (with optional embedded IPv4), no zone ids. */
