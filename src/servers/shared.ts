@@ -135,6 +135,12 @@ function isIpv6(v: string): boolean {
   return groups.length === need;
 }
 
+/** The id of the server page's Runbooks card (src/servers/views/ServerRunbooks.tsx). */
+export const SERVER_RUNBOOKS_ID = 'runbooks';
+
+/** The server page at its Runbooks card (the server table's "N runbooks" links there). */
+export const serverRunbooksHref = (serverId: string) => `/infrastructure/${serverId}#${SERVER_RUNBOOKS_ID}`;
+
 /** Rows per page of the server table. */
 export const SERVER_PAGE_SIZE = 50;
 
