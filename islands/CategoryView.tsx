@@ -5,6 +5,7 @@ import { toast } from './_lib/toast';
 import { CategoryTree } from './_lib/knowledge/CategoryTree';
 import { ItemPreview } from './_lib/knowledge/ItemPreview';
 import type { CategoryGroup, Item, PreviewItem } from '../src/knowledge/shared';
+import { SERVERS_PANEL_POLL_MS } from '../src/runbooks/shared';
 
 export interface CategoryViewProps {
   groups: CategoryGroup[];
@@ -16,6 +17,8 @@ export interface CategoryViewProps {
   canWrite: boolean;
   /** The reader's timezone (the Share dialog's times). */
   timeZone?: string;
+  /** How often the preview refreshes its linked servers (config SERVERS_PANEL_POLL_MS). */
+  serversPollMs?: number;
 }
 
 /** The phones' breakpoint of static/app.css: below it the tree and the preview are stacked. */
@@ -70,6 +73,7 @@ function Stacked(props: { tree: ReactNode; preview: ReactNode; previewRef: RefOb
 /** Knowledge base category view: the category tree and the preview of one item. */
 export default function CategoryView(props: CategoryViewProps) {
   const { groups: initialGroups, now, canRestore, canWrite, timeZone = 'UTC' } = props;
+  const serversPollMs = props.serversPollMs ?? SERVERS_PANEL_POLL_MS;
   const [groups, setGroups] = useState(initialGroups);
   const [selected, setSelected] = useState<PreviewItem | null>(null);
   const [loading, setLoading] = useState(false);
@@ -125,6 +129,7 @@ export default function CategoryView(props: CategoryViewProps) {
       canRestore={canRestore}
       canWrite={canWrite}
       timeZone={timeZone}
+      serversPollMs={serversPollMs}
       onDeleted={removed}
       onRestored={restored}
     />

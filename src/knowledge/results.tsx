@@ -42,6 +42,7 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
         canRestore={can(c.var.user, 'knowledge.restore')}
         canWrite={canWrite}
         timeZone={c.var.user?.timezone ?? 'UTC'}
+        serversPollMs={c.var.deps.config.serversPanelPollMs}
       />
     ) : undefined;
     return (

@@ -9,7 +9,9 @@ import { readerRevision } from './revisions';
 import type { Space } from './schemas';
 import { SPACES } from './shared';
 
-/** An item's linked servers (issue 23): PUT /api/{base}/{id}/servers, GET /api/{base}/{id}/server-suggestions. */
+/**
+ * An item's linked servers (issue 23): GET and PUT /api/{base}/{id}/servers, GET /api/{base}/{id}/server-suggestions.
+ */
 function itemServersApi(space: Space) {
   const app = new Hono<AppEnv>();
   app.use('*', requireUser());
@@ -18,6 +20,12 @@ function itemServersApi(space: Space) {
     const item = await itemFor(db, c.var.user, space, c.req.param('id'), 'item.write', SPACES[space].messages.missing);
     await linkItemServers(db, space, item, c.req.valid('json').serverIds, c.var.user!.id);
     return c.json(await withServerLinks(db, item));
+  });
+  // Their live state, for the category view's preview to refresh (the read page asks its panel's HTML instead).
+  app.get('/:id/servers', async (c) => {
+    const { db } = c.var.deps;
+    const item = await itemFor(db, c.var.user, space, c.req.param('id'), 'item.read', SPACES[space].messages.missing);
+    return c.json(await linkedServersOf(db, item.id));
   });
   // The servers the item's text names that are not linked yet (its draft for those who may edit it).
   app.get('/:id/server-suggestions', async (c) => {

@@ -1,7 +1,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { serverDocuments, servers } from '../db/schema';
-import type { ServerSummary } from './shared';
+import { type ServerSummary, type SummarySource, summaryOf } from './shared';
 
 /** What a linked server's summary reads of its row. */
 export const summaryColumns = {
@@ -19,26 +19,6 @@ export const summaryColumns = {
   metricsUpdatedAt: servers.metricsUpdatedAt,
 };
 
-type SummaryRow = Omit<ServerSummary, 'lastHealthCheck' | 'metricsUpdatedAt'> & {
-  lastHealthCheck: Date | string | null;
-  metricsUpdatedAt: Date | string | null;
-};
-
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
-
-/** A selected row as the JSON summary. */
-export function toSummary(r: SummaryRow): ServerSummary {
-  return {
-    ...r,
-    cpuUsage: r.cpuUsage ?? 0,
-    memoryUsage: r.memoryUsage ?? 0,
-    diskUsage: r.diskUsage ?? 0,
-    uptime: r.uptime ?? 0,
-    lastHealthCheck: iso(r.lastHealthCheck),
-    metricsUpdatedAt: iso(r.metricsUpdatedAt),
-  };
-}
-
 const summaryKeys = Object.keys(summaryColumns) as (keyof typeof summaryColumns)[];
 
 /**
@@ -52,7 +32,7 @@ const summariesJson = sql<unknown[][]>`coalesce(json_agg(json_build_array(${sql.
 )}) order by ${servers.name}), '[]'::json)`;
 
 const fromValues = (values: unknown[]) =>
-  toSummary(Object.fromEntries(summaryKeys.map((key, i) => [key, values[i]])) as SummaryRow);
+  summaryOf(Object.fromEntries(summaryKeys.map((key, i) => [key, values[i]])) as SummarySource);
 
 /**
  * Built once per database: every item page, its panel refresh and its answer ask it. The linked ids come first, as an
@@ -90,6 +70,6 @@ export async function linkedServersOfMany(db: Db, documentIds: string[]): Promis
     .innerJoin(servers, eq(servers.id, serverDocuments.serverId))
     .where(inArray(serverDocuments.documentId, documentIds))
     .orderBy(asc(servers.name));
-  for (const { documentId, ...row } of rows) byDocument.get(documentId)?.push(toSummary(row));
+  for (const { documentId, ...row } of rows) byDocument.get(documentId)?.push(summaryOf(row));
   return byDocument;
 }

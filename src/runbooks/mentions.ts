@@ -1,9 +1,9 @@
 import { asc } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { servers } from '../db/schema';
-import { summaryColumns, toSummary } from './links';
 import { enforce } from '../http/rate-limit';
-import { type ServerSummary, withoutInlineImages } from './shared';
+import { summaryColumns } from './links';
+import { type ServerSummary, summaryOf, withoutInlineImages } from './shared';
 
 /**
  * Which servers a text names (the editor's "Mentioned servers", Auto Create KB): a server is mentioned when its name,
@@ -78,7 +78,7 @@ export async function serversMentionedIn(db: Db, text: string, exclude: string[]
       (r) =>
         !skip.has(r.id) && (mentions(index, r.name) || mentions(index, r.hostname) || mentions(index, r.ipAddress)),
     )
-    .map(toSummary);
+    .map(summaryOf);
 }
 
 /** One person's reads of a text for server names: the editor asks 1.5 s after typing rests, so this is plenty. */

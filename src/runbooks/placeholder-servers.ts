@@ -9,6 +9,7 @@ import {
   placeholderNames,
   type ServersByName,
 } from './placeholders';
+import { isoOrNull } from './shared';
 
 const serverColumns = getTableColumns(servers);
 type Column = (typeof PLACEHOLDER_FIELDS)[number] | 'metricsUpdatedAt';
@@ -16,8 +17,6 @@ type Column = (typeof PLACEHOLDER_FIELDS)[number] | 'metricsUpdatedAt';
 const columns = Object.fromEntries(
   [...PLACEHOLDER_FIELDS, 'metricsUpdatedAt'].map((f) => [f, serverColumns[f as Column]]),
 ) as Pick<typeof serverColumns, Column>;
-
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 /** The servers of these lower-case names, in any case: one query for all of them. */
 export async function serversNamed(db: Db, lowerNames: string[]): Promise<ServersByName> {
@@ -31,8 +30,8 @@ export async function serversNamed(db: Db, lowerNames: string[]): Promise<Server
   for (const row of rows) {
     const server: PlaceholderServer = {
       ...row,
-      lastHealthCheck: iso(row.lastHealthCheck),
-      metricsUpdatedAt: iso(row.metricsUpdatedAt),
+      lastHealthCheck: isoOrNull(row.lastHealthCheck),
+      metricsUpdatedAt: isoOrNull(row.metricsUpdatedAt),
     };
     const key = server.name.toLowerCase();
     byName.set(key, [...(byName.get(key) ?? []), server]);

@@ -21,6 +21,37 @@ export type ServerSummary = {
   metricsUpdatedAt: string | null;
 };
 
+/** An ISO time of a timestamp as the database or JSON gives it (Date or text); null stays null. */
+export const isoOrNull = (d: Date | string | null): string | null => (d ? new Date(d).toISOString() : null);
+
+/** What a summary is made of: a Server (JSON) or a selected row, whose metrics may be null and times Dates. */
+export type SummarySource = Pick<ServerSummary, 'id' | 'name' | 'hostname' | 'ipAddress' | 'status' | 'environment'> & {
+  cpuUsage: number | null;
+  memoryUsage: number | null;
+  diskUsage: number | null;
+  uptime: number | null;
+  lastHealthCheck: Date | string | null;
+  metricsUpdatedAt: Date | string | null;
+};
+
+/** A server's live-state summary (only the summary's fields, so a full Server sends no more than these). */
+export function summaryOf(s: SummarySource): ServerSummary {
+  return {
+    id: s.id,
+    name: s.name,
+    hostname: s.hostname,
+    ipAddress: s.ipAddress,
+    status: s.status,
+    environment: s.environment,
+    cpuUsage: s.cpuUsage ?? 0,
+    memoryUsage: s.memoryUsage ?? 0,
+    diskUsage: s.diskUsage ?? 0,
+    uptime: s.uptime ?? 0,
+    lastHealthCheck: isoOrNull(s.lastHealthCheck),
+    metricsUpdatedAt: isoOrNull(s.metricsUpdatedAt),
+  };
+}
+
 /** The fields whose change flags a linked document (status and metrics never do); `deleted`: the server was deleted. */
 export type ReviewFlagField =
   | 'name'

@@ -96,7 +96,8 @@ function serversApi() {
   app.use('*', requireUser());
   app.get('/', validate('query', serverFilters), async (c) => {
     const filters = c.req.valid('query');
-    if (filters.q || filters.environment || filters.status) return c.json(await listServers(c.var.deps.db, filters));
+    if (filters.q || filters.environment || filters.status || filters.limit)
+      return c.json(await listServers(c.var.deps.db, filters));
     return sendServerList(c);
   });
   // The row is committed first; its first check then has at most CREATE_CHECK_WAIT_MS to make the answer.

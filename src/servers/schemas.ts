@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { ENVIRONMENTS, HOSTNAME, isIp, MESSAGES, SERVER_STATUSES, TEXT_LIMITS, type ServerStatus } from './shared';
+import {
+  ENVIRONMENTS,
+  HOSTNAME,
+  isIp,
+  MESSAGES,
+  SERVER_LIST_LIMIT,
+  SERVER_STATUSES,
+  TEXT_LIMITS,
+  type ServerStatus,
+} from './shared';
 
 /** zod schemas of the server API (shared by api and pages); the plain rules and types live in fields.ts. */
 export * from './shared';
@@ -78,11 +87,15 @@ export const tokenInput = z.object({
 });
 export type TokenInput = z.infer<typeof tokenInput>;
 
-/** List filters (?q=&environment=&status=); unknown values mean "All". */
+/**
+ * List filters (?q=&environment=&status=&limit=); unknown values mean "All", and so a limit that is not a whole
+ * number from 1 to 100 means "no limit" (the first `limit` servers in natural name order).
+ */
 export const serverFilters = z.object({
   q: z.string().max(200).optional().catch(undefined),
   environment: z.enum(ENVIRONMENTS).optional().catch(undefined),
   status: z.enum(SERVER_STATUSES).optional().catch(undefined),
+  limit: z.coerce.number().int().min(1).max(SERVER_LIST_LIMIT).optional().catch(undefined),
 });
 
 /** A change ops must hear about: a server went offline, or came back from offline (to online or warning). */

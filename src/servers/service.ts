@@ -83,7 +83,8 @@ export async function listServers(db: Db, filters: ServerFilters = {}): Promise<
     .where(and(...where))
     // Nearly in natural order already, so the sort below is a quick pass (ms for thousands of servers).
     .orderBy(asc(servers.name));
-  return sortByServerName(rows.map(toServer));
+  // The limit after the natural sort (web2 before web10), which SQL's order by name does not give.
+  return sortByServerName(rows.map(toServer)).slice(0, filters.limit);
 }
 
 /** One server, or null. */

@@ -98,10 +98,15 @@ export type Server = {
 export const HOSTNAME =
   /^(?=.{1,255}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/;
 
+/** The most servers one GET /api/servers?limit= answers. */
+export const SERVER_LIST_LIMIT = 100;
+
 export interface ServerFilters {
   q?: string;
   environment?: ServerEnvironment;
   status?: ServerStatus;
+  /** At most this many (1–SERVER_LIST_LIMIT), the first in natural name order; absent: all. */
+  limit?: number;
 }
 
 /** IPv4 dotted quad or IPv6 (with optional embedded IPv4), no zone ids. */
@@ -129,6 +134,12 @@ function isIpv6(v: string): boolean {
   if (v.includes('::')) return filled.length < need;
   return groups.length === need;
 }
+
+/** The id of the server page's Runbooks card (src/servers/views/ServerRunbooks.tsx). */
+export const SERVER_RUNBOOKS_ID = 'runbooks';
+
+/** The server page at its Runbooks card (the server table's "N runbooks" links there). */
+export const serverRunbooksHref = (serverId: string) => `/infrastructure/${serverId}#${SERVER_RUNBOOKS_ID}`;
 
 /** Rows per page of the server table. */
 export const SERVER_PAGE_SIZE = 50;

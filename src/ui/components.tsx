@@ -43,15 +43,18 @@ export function Card({
   actions,
   children,
   className,
+  id,
 }: {
   title?: ReactNode;
   subtitle?: ReactNode;
   actions?: ReactNode;
   children: ReactNode;
   className?: string;
+  /** The section's id, for links to it (`#runbooks`). */
+  id?: string;
 }) {
   return (
-    <section className={`card${className ? ` ${className}` : ''}`}>
+    <section id={id} className={`card${className ? ` ${className}` : ''}`}>
       {(title || actions) && (
         <header className="card__header">
           <div>

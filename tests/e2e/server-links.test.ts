@@ -44,11 +44,16 @@ describe.skipIf(!hasBrowser)('linking servers in the editor (issue 23), in Chrom
     await hydrated(page);
     await expect(page.getByText('No servers linked.').isVisible()).resolves.toBe(true);
 
-    // The picker: search by IP; the arrow keys move through the matches, Enter picks one.
+    // The picker: search by IP (asking for at most 20 matches); the arrow keys move through them, Enter picks one.
+    const searches: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/servers') searches.push(new URL(r.url()).search);
+    });
     const search = page.getByRole('combobox', { name: 'Servers' });
     await search.fill('10.0.0.1');
     const matches = page.getByRole('listbox', { name: 'Matching servers' }).getByRole('option');
     await matches.filter({ hasText: 'web10' }).waitFor();
+    expect(searches).toEqual(['?q=10.0.0.1&limit=20']);
     expect((await matches.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual([
       'web1 10.0.0.1',
       'web10 10.0.0.10',

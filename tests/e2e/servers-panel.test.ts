@@ -137,6 +137,66 @@ describe.skipIf(!hasBrowser)('the Servers panel of an open runbook', () => {
     await context.close();
   });
 
+  it("keeps a keyboard user's focus on the server link they are on when the panel refreshes", async () => {
+    await setHealth('online', 21);
+    const { context, page, problems } = await signedInPage(browser, app.url, user.cookie);
+    await page.goto(`${app.url}/knowledge-base/${runbookId}`);
+    const panel = page.getByRole('region', { name: 'Servers' });
+    await panel.getByText('21%', { exact: true }).waitFor();
+    const link = panel.getByRole('link', { name: 'web1' });
+    await link.focus();
+    await setHealth('warning', 64);
+    await panel.getByText('64%', { exact: true }).waitFor({ timeout: 5 * POLL_MS });
+    const focused = () =>
+      page.evaluate(() => {
+        const a = document.activeElement;
+        return a?.closest('#servers-panel') ? a.getAttribute('href') : null;
+      });
+    expect(await focused()).toBe(`/infrastructure/${serverId}`);
+    // A refresh that finds nothing changed leaves the list (and the focus) alone.
+    await wait(2 * POLL_MS);
+    expect(await focused()).toBe(`/infrastructure/${serverId}`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("the category view's preview refreshes the servers' state without a reload, and stops for another item", async () => {
+    await setHealth('online', 44);
+    const { context, page, problems } = await signedInPage(browser, app.url, user.cookie);
+    const asked = { n: 0 };
+    page.on('request', (r) => {
+      if (r.url().endsWith(`/api/knowledge-base/${runbookId}/servers`)) asked.n++;
+    });
+    await page.goto(`${app.url}/knowledge-base?view=category`);
+    await page.locator('app-island[data-name="CategoryView"][data-hydrated]').waitFor();
+    const group = page.locator('details.tree__group', { has: page.locator('summary', { hasText: 'Uncategorized' }) });
+    if ((await group.getAttribute('open')) === null) await group.locator('summary').click();
+    await group.getByRole('link', { name: 'Restart web1', exact: true }).click();
+    const preview = page.getByRole('article', { name: 'Preview' });
+    const servers = preview.getByRole('region', { name: 'Servers' });
+    await servers.getByText('44%', { exact: true }).waitFor();
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    const openedAt = Date.now();
+
+    await setHealth('offline', 91);
+    await servers.getByText('offline', { exact: true }).waitFor({ timeout: 5 * POLL_MS });
+    await servers.getByText('91%', { exact: true }).waitFor();
+    expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await wait(POLL_MS);
+    expect(asked.n).toBeGreaterThanOrEqual(1);
+    expect(asked.n).toBeLessThanOrEqual(Math.floor((Date.now() - openedAt) / POLL_MS) + 1);
+
+    // Another item (no linked servers): the old item's refresh stops and the new one asks nothing.
+    await group.getByRole('link', { name: 'No servers here', exact: true }).click();
+    await preview.getByRole('heading', { name: 'No servers here' }).waitFor();
+    const after = asked.n;
+    await wait(3 * POLL_MS);
+    expect(asked.n).toBe(after);
+    expect(await preview.getByRole('region', { name: 'Servers' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('a page without linked servers has no panel and asks nothing', async () => {
     const { context, page, problems } = await signedInPage(browser, app.url, user.cookie);
     const refreshes = countRefreshes(page);

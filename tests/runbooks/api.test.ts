@@ -123,6 +123,41 @@ describe.each([
     expect((await call('PUT', `${base}/${item.id}/servers`, { serverIds: [web1] }, '')).status).toBe(401);
   });
 
+  it('GET /{id}/servers: the linked servers with their live state now, for readers; others get 404/401', async () => {
+    const item = await create();
+    let res = await call('GET', `${base}/${item.id}/servers`, undefined, viewer.cookie);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([]);
+    await call('PUT', `${base}/${item.id}/servers`, { serverIds: [web1, db2] });
+    await t.db.update(servers).set({ status: 'offline', cpuUsage: 97 }).where(eq(servers.id, web1));
+    res = await call('GET', `${base}/${item.id}/servers`, undefined, viewer.cookie);
+    const answer = await res.json();
+    expect(names(answer)).toEqual(['db2', 'web1']);
+    expect(answer[1]).toMatchObject({ id: web1, status: 'offline', cpuUsage: 97, ipAddress: '10.0.0.1' });
+    expect(Object.keys(answer[1]).sort()).toEqual(
+      [
+        'id',
+        'name',
+        'hostname',
+        'ipAddress',
+        'status',
+        'environment',
+        'cpuUsage',
+        'memoryUsage',
+        'diskUsage',
+        'uptime',
+        'lastHealthCheck',
+        'metricsUpdatedAt',
+      ].sort(),
+    );
+    await t.db.update(servers).set({ status: 'online', cpuUsage: 0 }).where(eq(servers.id, web1));
+    const hidden = await create({}, other.cookie);
+    await t.db.update(documents).set({ visibility: 'restricted' }).where(eq(documents.id, hidden.id));
+    expect((await call('GET', `${base}/${hidden.id}/servers`)).status).toBe(404);
+    expect((await call('GET', `${base}/${MISSING}/servers`)).status).toBe(404);
+    expect((await call('GET', `${base}/${item.id}/servers`, undefined, '')).status).toBe(401);
+  });
+
   it('GET /{id}/server-suggestions: servers its text names that are not linked yet (readers too)', async () => {
     const item = await create({ content: 'Drain web1 (10.0.0.1), then check 10.0.0.2:5432. Not web100.' });
     let res = await call('GET', `${base}/${item.id}/server-suggestions`, undefined, viewer.cookie);

@@ -128,6 +128,23 @@ describe('servers API', () => {
     expect((await call('GET', '/api/servers?q=db-filter&status=online')).body).toEqual([]);
   });
 
+  it('answers at most ?limit= servers (1–100), the first in natural order; a limit it does not know is ignored', async () => {
+    for (const name of ['lim-10', 'lim-2', 'lim-1']) await call('POST', '/api/servers', { name });
+    const names = async (query: string) => {
+      const res = await call('GET', `/api/servers?${query}`);
+      expect(res.status).toBe(200);
+      return res.body.map((s: { name: string }) => s.name);
+    };
+    expect(await names('q=lim-&limit=2')).toEqual(['lim-1', 'lim-2']);
+    expect(await names('q=lim-&limit=100')).toEqual(['lim-1', 'lim-2', 'lim-10']);
+    for (const bad of ['0', '101', '2.5', 'two', '-1', ''])
+      expect(await names(`q=lim-&limit=${bad}`)).toEqual(['lim-1', 'lim-2', 'lim-10']);
+    // Without other filters too: the first of the whole inventory.
+    const all = await names('');
+    expect(all.length).toBeGreaterThan(3);
+    expect(await names('limit=3')).toEqual(all.slice(0, 3));
+  });
+
   it('keeps server names unique (409), on create and on rename', async () => {
     await call('POST', '/api/servers', { name: 'unique-01' });
     const dup = await call('POST', '/api/servers', { name: 'unique-01' });

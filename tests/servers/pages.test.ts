@@ -239,7 +239,13 @@ describe('/infrastructure/{id}', () => {
     expect(html).toContain('aria-label="Unlink DB failover runbook"');
     // A linked document is no longer offered.
     expect((await page(`/infrastructure/${prod.id}?q=failover`)).html).not.toContain('aria-label="Link Failover');
-    expect((await page('/infrastructure')).html).toContain('2 runbooks');
+    // The table's "2 runbooks" (the island rendered on the server) links to the page's Runbooks card, which has that id.
+    expect((await page('/infrastructure')).html).toContain(
+      `<a class="muted small" href="/infrastructure/${prod.id}#runbooks">2 runbooks</a>`,
+    );
+    expect(html).toMatch(
+      /<section id="runbooks" class="card">\s*<header class="card__header"><div><h2 class="card__title">Runbooks<\/h2>/,
+    );
     for (const d of [doc, other]) {
       const un = await t.app.request(`/infrastructure/${prod.id}/documents/${d.id}/delete`, form({}));
       expect(un.status).toBe(303);

@@ -16,6 +16,7 @@ import { toast } from '../toast';
 import { ShareDialog } from './ShareDialog';
 import { VersionHistory } from './VersionHistory';
 import { PreviewComments } from '../comments/PreviewComments';
+import { useLiveServers } from './useLiveServers';
 
 const KB = SPACES.knowledge;
 
@@ -28,15 +29,18 @@ export interface ItemPreviewProps {
   /** The reader's role writes content (the item's own canWrite and canShare decide its buttons too). */
   canWrite: boolean;
   timeZone: string;
+  /** How often the linked servers' state is refreshed (the server's SERVERS_PANEL_POLL_MS, as on the read page). */
+  serversPollMs: number;
   onDeleted: (id: string) => void;
   onRestored: (item: Item) => void;
 }
 
 /** The right pane: title, type, category, version, age, excerpt, tags, rendered content, Edit / Delete / Version History. */
 export function ItemPreview(props: ItemPreviewProps) {
-  const { item, now, loading, canRestore, canWrite, timeZone, onDeleted, onRestored } = props;
+  const { item, now, loading, canRestore, canWrite, timeZone, serversPollMs, onDeleted, onRestored } = props;
   const [asking, setAsking] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const servers = useLiveServers(item, serversPollMs);
   if (!item) return <p className="muted kb-split__empty">{loading ? 'Loading…' : 'Select a document to preview'}</p>;
   const mayEdit = item.canWrite ?? canWrite;
 
@@ -116,12 +120,12 @@ export function ItemPreview(props: ItemPreviewProps) {
           ))}
         </ul>
       )}
-      {item.servers && item.servers.length > 0 && (
+      {servers.length > 0 && (
         <section className="servers-panel kb-preview__servers" aria-labelledby="kb-preview-servers">
           <h3 className="doc__aside-title" id="kb-preview-servers">
             Servers
           </h3>
-          <ServerStateList servers={item.servers} timeZone={timeZone} />
+          <ServerStateList servers={servers} timeZone={timeZone} />
         </section>
       )}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the server sanitises item.html (renderMarkdown) */}

@@ -1,6 +1,13 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { environmentColour, formatDateTime, statusColour } from '../../../src/ui/shared';
-import { compareServerNames, lastCheckText, uptimeText, usageText, type Server } from '../../../src/servers/shared';
+import {
+  compareServerNames,
+  lastCheckText,
+  serverRunbooksHref,
+  uptimeText,
+  usageText,
+  type Server,
+} from '../../../src/servers/shared';
 import { Icon } from '../icons';
 
 export interface RowActions {
@@ -47,7 +54,9 @@ export function serverColumns(
           <span className="server-cell__name">{s.name}</span>
           <span className="muted small">{s.ipAddress ?? s.hostname ?? ''}</span>
           {docCounts[s.id] ? (
-            <span className="muted small">{docCounts[s.id] === 1 ? '1 runbook' : `${docCounts[s.id]} runbooks`}</span>
+            <a className="muted small" href={serverRunbooksHref(s.id)}>
+              {docCounts[s.id] === 1 ? '1 runbook' : `${docCounts[s.id]} runbooks`}
+            </a>
           ) : null}
         </div>
       ),

@@ -27,16 +27,19 @@ export interface CategoryPaneProps {
   /** The reader's role writes content (the preview still asks the item whether they may edit it). */
   canWrite: boolean;
   timeZone: string;
+  /** How often the preview refreshes its linked servers (config.serversPanelPollMs). */
+  serversPollMs: number;
 }
 
 /** The category view island (rendered on the server, hydrated in the browser). */
-export function CategoryPane({ assets, groups, now, canRestore, canWrite, timeZone }: CategoryPaneProps) {
+export function CategoryPane(props: CategoryPaneProps) {
+  const { assets, groups, now, canRestore, canWrite, timeZone, serversPollMs } = props;
   return (
     <IslandRoot
       name="CategoryView"
       component={CategoryView}
       assets={assets}
-      props={{ groups, now: now.toISOString(), canRestore, canWrite, timeZone }}
+      props={{ groups, now: now.toISOString(), canRestore, canWrite, timeZone, serversPollMs }}
     />
   );
 }

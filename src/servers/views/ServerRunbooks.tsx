@@ -2,6 +2,7 @@ import { Badge, Banner, Card } from '../../ui/components';
 import { isKbType, ITEM_TYPES, itemHref, spaceOf } from '../../knowledge/shared';
 import type { LinkCandidate } from '../../runbooks/service';
 import type { LinkedDocument } from '../service';
+import { SERVER_RUNBOOKS_ID } from '../shared';
 
 /** The "Link a document" search: its text and what it found (null when the reader may not link). */
 export interface LinkSearch {
@@ -102,7 +103,7 @@ function LinkForm({ serverId, search, linkError }: { serverId: string; search: L
 /** The detail page's Runbooks card: linked documents (→ their read pages), and for editors New/Link/Unlink. */
 export function ServerRunbooks({ serverId, links, search, linkError, canWrite }: ServerRunbooksProps) {
   return (
-    <Card title="Runbooks" subtitle="Documents linked to this server">
+    <Card id={SERVER_RUNBOOKS_ID} title="Runbooks" subtitle="Documents linked to this server">
       <div className="stack">
         {canWrite && (
           <div className="row">

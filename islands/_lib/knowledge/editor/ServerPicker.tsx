@@ -1,10 +1,12 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
-import type { ServerSummary } from '../../../../src/runbooks/shared';
+import { type ServerSummary, summaryOf } from '../../../../src/runbooks/shared';
 import { statusColour } from '../../../../src/ui/shared';
 import { api } from '../../api';
 
 /** How long typing rests before the picker searches. */
 const SEARCH_DELAY_MS = 250;
+/** How many matches one search asks for (some may be chosen already). */
+const SEARCH_LIMIT = 20;
 /** How many matches the list shows. */
 const MAX_MATCHES = 8;
 
@@ -18,22 +20,6 @@ export function StatusBadge({ status }: { status: ServerSummary['status'] }) {
   );
 }
 
-/** The summary fields of an /api/servers row. */
-const summaryOf = (s: ServerSummary): ServerSummary => ({
-  id: s.id,
-  name: s.name,
-  hostname: s.hostname,
-  ipAddress: s.ipAddress,
-  status: s.status,
-  environment: s.environment,
-  cpuUsage: s.cpuUsage,
-  memoryUsage: s.memoryUsage,
-  diskUsage: s.diskUsage,
-  uptime: s.uptime,
-  lastHealthCheck: s.lastHealthCheck,
-  metricsUpdatedAt: s.metricsUpdatedAt,
-});
-
 /** Servers matching the search (name, IP, hostname …) that are not chosen yet. */
 function useMatches(query: string, chosen: ServerSummary[]) {
   const [matches, setMatches] = useState<ServerSummary[]>([]);
@@ -43,7 +29,10 @@ function useMatches(query: string, chosen: ServerSummary[]) {
     let live = true;
     const timer = setTimeout(async () => {
       try {
-        const found = await api<ServerSummary[]>('GET', `/api/servers?q=${encodeURIComponent(q)}`);
+        const found = await api<ServerSummary[]>(
+          'GET',
+          `/api/servers?q=${encodeURIComponent(q)}&limit=${SEARCH_LIMIT}`,
+        );
         if (live) setMatches(found.map(summaryOf));
       } catch {
         if (live) setMatches([]);
