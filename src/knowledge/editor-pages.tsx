@@ -7,7 +7,7 @@ import { editorHeading, editorItemOf, isKbType, kbTypeOf, SPACES, type EditorKin
 import { EditorPage } from './views/EditorPage';
 import { reviewPanelFor } from '../reviews/commands';
 import { displayNameOf } from '../auth/service';
-import { editorPrefillFor, linkedServersOf, type EditorPrefill } from '../runbooks/service';
+import { editorPrefillFor, linkedServersOf, reviewFlagsOf, type EditorPrefill } from '../runbooks/service';
 
 /** The editor edits the newest revision, which its review panel is about. */
 const editorReview = { mayWrite: true, showing: 'newest' } as const;
@@ -44,6 +44,7 @@ async function render(c: Context<AppEnv>, space: Space, kind: EditorKind, item: 
       autoSave={autoSave}
       sharing={sharing}
       servers={item ? await linkedServersOf(c.var.deps.db, item.id) : undefined}
+      flags={item ? await reviewFlagsOf(c.var.deps.db, item.id) : undefined}
       review={item ? await reviewPanelFor(c.var.deps.db, c.var.user, space, item, editorReview) : undefined}
       prefill={extra.prefill}
       notice={extra.notice}

@@ -186,6 +186,14 @@ describe('screens', () => {
     expect(await page(`/knowledge-base/${item.id}`, owner)).not.toContain('Needs review');
   });
 
+  it('the editor shows the flags its save will clear', async () => {
+    const item = await flaggedItem('edit-1', 'Flagged in the editor');
+    const html = await page(`/knowledge-base/${item.id}/edit`, owner);
+    expect(html).toMatch(/edit-1&#x27;s IP address changed 127\.0\.1\.1 → 127\.0\.2\.2, \d+ \w+ \d{4} by Ada Ops/);
+    await ok(owner, 'PUT', `${KB}/${item.id}`, { title: 'Flagged in the editor', content: 'Now 127.0.2.2' });
+    expect(await page(`/knowledge-base/${item.id}/edit`, owner)).not.toContain('Needs review');
+  });
+
   it('htmx gets the review line back, without the flags', async () => {
     const item = await flaggedItem('read-2', 'Flagged for htmx', { reviewIntervalDays: 30 });
     const res = await postForm(`/knowledge-base/${item.id}/mark-reviewed`, owner, { 'HX-Request': 'true' });
