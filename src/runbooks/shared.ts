@@ -3,23 +3,24 @@
  * review flags a change of a linked server raises. Browser-safe: islands import these types and labels.
  */
 import { kbTypeOf } from '../knowledge/shared/item-types';
+import type { Server } from '../servers/shared';
 
 /** A linked server's live state, as item answers, the Servers panel and the editor's picker show it. */
-export type ServerSummary = {
-  id: string;
-  name: string;
-  hostname: string | null;
-  ipAddress: string | null;
-  status: 'online' | 'warning' | 'offline' | 'maintenance' | 'unknown';
-  environment: 'production' | 'staging' | 'development';
-  cpuUsage: number;
-  memoryUsage: number;
-  diskUsage: number;
-  uptime: number;
-  lastHealthCheck: string | null;
-  /** When an agent last pushed metrics (null: cpu, memory, disk and uptime are not known). */
-  metricsUpdatedAt: string | null;
-};
+export type ServerSummary = Pick<
+  Server,
+  | 'id'
+  | 'name'
+  | 'hostname'
+  | 'ipAddress'
+  | 'status'
+  | 'environment'
+  | 'cpuUsage'
+  | 'memoryUsage'
+  | 'diskUsage'
+  | 'uptime'
+  | 'lastHealthCheck'
+  | 'metricsUpdatedAt'
+>;
 
 /** An ISO time of a timestamp as the database or JSON gives it (Date or text); null stays null. */
 export const isoOrNull = (d: Date | string | null): string | null => (d ? new Date(d).toISOString() : null);

@@ -29,7 +29,10 @@ describe('knowledge/shared: the browser-safe model', () => {
       ).toEqual([]);
     }
     const runbooks = readFileSync(path.resolve(import.meta.dirname, '../../src/runbooks/shared.ts'), 'utf8');
-    expect([...runbooks.matchAll(/from '([^']+)'/g)].map((m) => m[1])).toEqual(['../knowledge/shared/item-types']);
+    expect([...runbooks.matchAll(/from '([^']+)'/g)].map((m) => m[1])).toEqual([
+      '../knowledge/shared/item-types',
+      '../servers/shared',
+    ]);
   });
 
   it('one item-type table relates the URL value, the stored templateType and the form kind', () => {

@@ -1,4 +1,5 @@
 import { serverStatuses } from '../../db/schema';
+import { TeamOptions } from '../shared/TeamOptions';
 import { Badge, Card } from '../../ui/components';
 import { environmentColour, formatDateTime, statusColour } from '../../ui/shared';
 import {
@@ -84,18 +85,12 @@ function SectionCard({ section }: { section: ReportSection }) {
 
 /** Which servers the page covers: a plain GET form (the default is the reader's "Health report covers" setting). */
 function TeamChoice({ team, teams }: { team: string | null; teams: string[] }) {
-  const choices = team !== null && !teams.includes(team) ? [...teams, team] : teams;
   return (
     <div className="toolbar">
       <form method="get" action="/reports/health" className="row">
         <label htmlFor="report-team">Report covers</label>
         <select id="report-team" className="select" name="team" defaultValue={team ?? ''}>
-          <option value="">All servers</option>
-          {choices.map((t) => (
-            <option key={t} value={t}>
-              {`Servers owned by ${t}`}
-            </option>
-          ))}
+          <TeamOptions teams={teams} chosen={team} />
         </select>
         <button type="submit" className="btn">
           Show

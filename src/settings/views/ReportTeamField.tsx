@@ -1,3 +1,4 @@
+import { TeamOptions } from '../../reports/shared/TeamOptions';
 import { Field } from '../../ui/components';
 
 export interface ReportTeamFieldProps {
@@ -13,7 +14,6 @@ export interface ReportTeamFieldProps {
 export function ReportTeamField({ saved, failed, teams }: ReportTeamFieldProps) {
   const value = failed ? failed.value : (saved ?? '');
   const error = failed?.error;
-  const choices = saved && !teams.includes(saved) ? [...teams, saved] : teams;
   return (
     <Field
       label="Health report covers"
@@ -28,12 +28,7 @@ export function ReportTeamField({ saved, failed, teams }: ReportTeamFieldProps) 
         defaultValue={value}
         aria-invalid={error ? true : undefined}
       >
-        <option value="">All servers</option>
-        {choices.map((t) => (
-          <option key={t} value={t}>
-            {`Servers owned by ${t}`}
-          </option>
-        ))}
+        <TeamOptions teams={teams} chosen={saved} />
       </select>
     </Field>
   );
