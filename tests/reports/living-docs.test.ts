@@ -194,7 +194,7 @@ describe('health report e-mail through a real SMTP receiver', () => {
     const without = textSection(m, 'Servers without a runbook');
     expect(without).toMatch(/lone1 +staging +online +Platform/);
     expect(without).toMatch(/lone2 +staging +online +Data/); // its only document is deleted
-    expect(without).not.toMatch(/web1|db1/);
+    expect(without).not.toMatch(/^(web1|db1) /m); // a row of its own (ids in the links may hold "db1")
     expect(without).toContain('spare-22');
     expect(without).not.toContain('spare-23');
     expect(without).toContain('… and 7 more servers.');
