@@ -97,6 +97,22 @@ describe.skipIf(!hasBrowser)('the Servers panel of an open runbook', () => {
     await context.close();
   });
 
+  it('on a 360 px phone the servers come before the text; at 1366 px beside it', async () => {
+    for (const [width, height, before] of [
+      [360, 740, true],
+      [1366, 768, false],
+    ] as const) {
+      const { context, page } = await signedInPage(browser, app.url, user.cookie, { viewport: { width, height } });
+      await page.goto(`${app.url}/knowledge-base/${runbookId}`);
+      const panel = (await page.getByRole('region', { name: 'Servers' }).boundingBox())!;
+      const text = (await page.locator('.doc__body').boundingBox())!;
+      expect(panel.y < text.y, `${width} px`).toBe(before);
+      expect(panel.x + panel.width).toBeLessThanOrEqual(width);
+      if (!before) expect(panel.x).toBeGreaterThan(text.x + text.width - 1);
+      await context.close();
+    }
+  });
+
   it('a hidden tab asks nothing; back in view it asks at once', async () => {
     const { context, page, problems } = await signedInPage(browser, app.url, user.cookie);
     const refreshes = countRefreshes(page);
