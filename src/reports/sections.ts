@@ -51,6 +51,17 @@ const documentLink = (d: RunbookRef): ReportLink => ({
 const runbooksCell = (report: HealthReport, serverId: string): ReportLink[] =>
   (report.runbooks[serverId] ?? []).map(documentLink);
 
+/** Where to write the runbook a server lacks: a new work instruction, linked to it on save. */
+const newRunbookLink = (serverId: string): ReportLink[] => [
+  { text: 'Write a runbook', href: `/knowledge-base/new?type=work-instruction&server=${serverId}` },
+];
+
+/** A down server's runbooks, or (none the reader may read) the way to write one, so the reader can act. */
+const runbooksOrNew = (report: HealthReport, serverId: string): ReportLink[] => {
+  const links = runbooksCell(report, serverId);
+  return links.length ? links : newRunbookLink(serverId);
+};
+
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const pct = (n: number) => `${Math.round(n)}%`;
 /** "Knowledge Base" or "Documents": where the item lives. */
@@ -102,7 +113,7 @@ function fleetSections(report: HealthReport, when: When): ReportSection[] {
         s.environment,
         s.teamOwner ?? '—',
         s.offlineSince ? when(s.offlineSince) : 'Unknown',
-        runbooksCell(report, s.id),
+        runbooksOrNew(report, s.id),
       ]),
       empty: 'No server is down.',
       noun: 'server',
@@ -183,8 +194,14 @@ function documentationSections(report: HealthReport, when: When): ReportSection[
     {
       id: 'without-runbook',
       title: 'Servers without a runbook',
-      head: ['Server', 'Environment', 'Status', 'Team'],
-      rows: report.withoutRunbook.rows.map((s) => [serverCell(s), s.environment, s.status, s.teamOwner ?? '—']),
+      head: ['Server', 'Environment', 'Status', 'Team', 'Runbook'],
+      rows: report.withoutRunbook.rows.map((s) => [
+        serverCell(s),
+        s.environment,
+        s.status,
+        s.teamOwner ?? '—',
+        newRunbookLink(s.id),
+      ]),
       empty: 'Every server has at least one linked document.',
       noun: 'server',
       total: report.withoutRunbook.total,

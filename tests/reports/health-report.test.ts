@@ -176,7 +176,13 @@ describe('health report content', () => {
     expect(section('down')).toContain(`<a href="/knowledge-base/${runbooks.failover}/db-failover">DB failover</a>`);
     expect(section('down')).toContain(`<a href="/documents/${runbooks.contacts}/db-vendor-contacts">`);
     expect(section('down')).not.toContain('Retired DB runbook');
-    expect(section('down')).toMatch(/prod-cache-01.*None/s);
+    // A down server without a runbook the reader may read offers to write one, linked to it on save.
+    expect(section('down')).toMatch(
+      new RegExp(
+        `prod-cache-01.*<a href="/knowledge-base/new\\?type=work-instruction&amp;server=${ids['prod-cache-01']}">Write a runbook</a>`,
+        's',
+      ),
+    );
     expect(section('changed')).toMatch(/prod-cache-01.*None/s);
     expect(section('high-usage')).toContain('95%');
     expect(section('high-usage')).not.toContain('dev-maint-01');

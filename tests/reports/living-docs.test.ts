@@ -199,6 +199,8 @@ describe('health report e-mail through a real SMTP receiver', () => {
     expect(without).not.toContain('spare-23');
     expect(without).toContain('… and 7 more servers.');
     expect(m).toContain('<p>… and 7 more servers.</p>');
+    // Each row offers to write the missing runbook (an absolute link, linked to the server on save).
+    expect(without).toContain(`Write a runbook: ${APP}/knowledge-base/new?type=work-instruction&server=${sv.lone1}`);
   });
 
   it('leaves out a restricted document the recipient may not read, in every section', () => {
