@@ -70,6 +70,11 @@ describe('the Servers panel (issue 23)', () => {
   it('has no panel (so nothing to poll) when no server is linked; the fragment is then empty', async () => {
     const page = await (await get(`/knowledge-base/${bareId}`)).text();
     expect(page).not.toContain('servers-panel');
+    // One who may edit it is shown where to link servers; a viewer is not.
+    expect(page).toContain(`No server linked. <a href="/knowledge-base/${bareId}/edit">Link servers</a>`);
+    const viewer = await createSignedInUser(t.db, { role: 'viewer' });
+    expect(await (await get(`/knowledge-base/${bareId}`, viewer)).text()).not.toContain('No server linked');
+    expect(await (await get(`/knowledge-base/${kbId}`)).text()).not.toContain('No server linked');
     const res = await get(`/knowledge-base/${bareId}/servers-panel`);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');

@@ -201,6 +201,18 @@ function Tags({ tags }: { tags: string[] }) {
   );
 }
 
+/** For one who may edit an item linked to no server: where to link its servers (the editor's Servers picker). */
+function LinkServersHint({ href }: { href: string }) {
+  return (
+    <div className="doc__aside-part">
+      <h2 className="doc__aside-title">Servers</h2>
+      <p className="small muted">
+        No server linked. <a href={href}>Link servers</a> to see their state here.
+      </p>
+    </div>
+  );
+}
+
 /** An item's own read page: everything server-rendered, readable without JavaScript. */
 export function ReadPage(props: ReadPageProps) {
   const { space, read, back, timeZone, actions, script, watching, comments, review, serversPollMs } = props;
@@ -228,6 +240,7 @@ export function ReadPage(props: ReadPageProps) {
           <CommentsSection itemPath={`${SPACES[space].path}/${item.id}`} timeZone={timeZone} {...comments} />
         </div>
         <aside className="doc__aside">
+          {!read.servers.length && actions.edit && <LinkServersHint href={`${SPACES[space].path}/${item.id}/edit`} />}
           <ServersPanel
             servers={read.servers}
             timeZone={timeZone}
