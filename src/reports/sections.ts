@@ -67,7 +67,7 @@ const pct = (n: number) => `${Math.round(n)}%`;
 /** "Knowledge Base" or "Documents": where the item lives. */
 const spaceName = (space: string) => SPACES[spaceOf(space)].page.title;
 
-/** "IP address: 10.0.0.1 → 10.0.0.2"; "Server deleted". */
+/** "IP address: 127.0.0.1 → 127.0.0.2"; "Server deleted". */
 function changeText(f: FlaggedDocument): string {
   if (f.field === 'deleted') return REVIEW_FLAG_LABELS.deleted;
   return `${REVIEW_FLAG_LABELS[f.field]}: ${f.from || '—'} → ${f.to || '—'}`;

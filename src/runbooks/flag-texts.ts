@@ -11,14 +11,14 @@ export function fieldWords(field: ReviewFlagField): string {
 /** A value as a flag shows it ("none" for an empty one). */
 const valueWords = (value: string | null) => value || 'none';
 
-/** "IP address 10.0.0.1 → 10.0.0.2". */
+/** "IP address 127.0.0.1 → 127.0.0.2". */
 export const fieldChangeWords = (c: { field: ReviewFlagField; from: string | null; to: string | null }) =>
   `${fieldWords(c.field)} ${valueWords(c.from)} → ${valueWords(c.to)}`;
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
- * "Ada changed web1 (IP address 10.0.0.1 → 10.0.0.2)", "An agent deleted web1": the start of a server_changed
+ * "Ada changed web1 (IP address 127.0.0.1 → 127.0.0.2)", "An agent deleted web1": the start of a server_changed
  * notification (`server` is the name it had before the change).
  */
 export function describeServerChange(
@@ -31,7 +31,7 @@ export function describeServerChange(
   return `${by} changed ${server} (${changes.map(fieldChangeWords).join(', ')})`;
 }
 
-/** "web1's IP address changed 10.0.0.1 → 10.0.0.2", "web1 was deleted": one flag on the read page (date and name follow). */
+/** "web1's IP address changed 127.0.0.1 → 127.0.0.2", "web1 was deleted": one flag on the read page (date and name follow). */
 export function flagWords(flag: Pick<ReviewFlag, 'serverName' | 'field' | 'from' | 'to'>): string {
   if (flag.field === 'deleted') return `${flag.serverName} was deleted`;
   return `${flag.serverName}'s ${fieldWords(flag.field)} changed ${valueWords(flag.from)} → ${valueWords(flag.to)}`;

@@ -9,7 +9,7 @@ import { type ServerSummary, summaryOf, withoutInlineImages } from './shared';
  * Which servers a text names (the editor's "Mentioned servers", Auto Create KB): a server is mentioned when its name,
  * hostname or IP address stands in the text as a whole token. A token is a run of [A-Za-z0-9._:-] without the
  * punctuation at its ends; its dot- and colon-separated parts count too, so `web1.corp.example.com` and `web1:22`
- * name web1, while `web10`, `web1x` and `10.0.0.10` do not name web1 or 10.0.0.1. Case does not matter; a name with
+ * name web1, while `web10`, `web1x` and `127.0.0.10` do not name web1 or 127.0.0.1. Case does not matter; a name with
  * spaces is found as the same run of words.
  */
 

@@ -23,9 +23,9 @@ describe.skipIf(!hasBrowser)('linking servers in the editor (issue 23), in Chrom
     browser = await sharedBrowser();
     user = await createSignedInUser(app.db, { firstName: 'Grace', lastName: 'Hopper' });
     await app.db.insert(servers).values([
-      { name: 'web1', hostname: 'web1.corp.example.com', ipAddress: '10.0.0.1', status: 'online' },
-      { name: 'web10', ipAddress: '10.0.0.10' },
-      { name: 'db2', ipAddress: '10.0.0.2', status: 'offline' },
+      { name: 'web1', hostname: 'web1.corp.example.com', ipAddress: '127.0.0.1', status: 'online' },
+      { name: 'web10', ipAddress: '127.0.0.10' },
+      { name: 'db2', ipAddress: '127.0.0.2', status: 'offline' },
     ]);
   });
   afterAll(async () => {
@@ -50,13 +50,13 @@ describe.skipIf(!hasBrowser)('linking servers in the editor (issue 23), in Chrom
       if (new URL(r.url()).pathname === '/api/servers') searches.push(new URL(r.url()).search);
     });
     const search = page.getByRole('combobox', { name: 'Servers' });
-    await search.fill('10.0.0.1');
+    await search.fill('127.0.0.1');
     const matches = page.getByRole('listbox', { name: 'Matching servers' }).getByRole('option');
     await matches.filter({ hasText: 'web10' }).waitFor();
-    expect(searches).toEqual(['?q=10.0.0.1&limit=20']);
+    expect(searches).toEqual(['?q=127.0.0.1&limit=20']);
     expect((await matches.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual([
-      'web1 10.0.0.1',
-      'web10 10.0.0.10',
+      'web1 127.0.0.1',
+      'web10 127.0.0.10',
     ]);
     const selected = () =>
       page.getByRole('listbox', { name: 'Matching servers' }).getByRole('option', { selected: true }).innerText();
@@ -74,7 +74,7 @@ describe.skipIf(!hasBrowser)('linking servers in the editor (issue 23), in Chrom
     await page.getByRole('tab', { name: 'Markdown' }).click();
     await page
       .getByRole('textbox', { name: 'Content' })
-      .fill('Drain web1, then restart the database on 10.0.0.2:5432.');
+      .fill('Drain web1, then restart the database on 127.0.0.2:5432.');
     const strip = page.getByRole('region', { name: 'Mentioned servers' });
     await strip.getByRole('button', { name: 'Link db2' }).waitFor({ timeout: 10_000 });
     expect(await strip.getByRole('button', { name: 'Link web1' }).count()).toBe(0);
@@ -90,7 +90,7 @@ describe.skipIf(!hasBrowser)('linking servers in the editor (issue 23), in Chrom
     expect(await chips(page).count()).toBe(1);
     await search.fill('web1');
     await matches.first().waitFor();
-    await matches.filter({ hasText: /^web1\s+10\.0\.0\.1$/ }).click();
+    await matches.filter({ hasText: /^web1\s+127\.0\.0\.1$/ }).click();
     await chips(page).nth(1).waitFor();
     // The draft keeps them over a reload.
     await page.reload();
@@ -143,7 +143,7 @@ describe.skipIf(!hasBrowser)('linking servers in the editor (issue 23), in Chrom
     await page.getByRole('link', { name: 'Get Started' }).click();
     await page
       .getByLabel('Content')
-      .fill('restart nginx on web1\nthen check the database at 10.0.0.2\nRestart-Service nginx');
+      .fill('restart nginx on web1\nthen check the database at 127.0.0.2\nRestart-Service nginx');
     await page.getByRole('button', { name: 'Generate Preview' }).click();
     const offered = page.getByRole('group', { name: 'Link to the servers it mentions' });
     await offered.waitFor();

@@ -84,8 +84,8 @@ async function seedDocuments() {
       serverId: sv.web1,
       serverName: 'web1',
       field: 'ipAddress',
-      fromValue: '10.0.0.1',
-      toValue: '10.0.0.2',
+      fromValue: '127.0.0.1',
+      toValue: '127.0.0.2',
       at: at(2),
       byName: 'Ada',
     },
@@ -179,7 +179,7 @@ describe('health report e-mail through a real SMTP receiver', () => {
     const m = mails['admin@example.com'];
     const flagged = textSection(m, 'Documents flagged by a server change');
     expect(flagged).toMatch(/Web secrets +web1 +Hostname: web1\.old\.example\.com → web1\.corp\.example\.com +.+ +Ada/);
-    expect(flagged).toMatch(/Web runbook +web1 +IP address: 10\.0\.0\.1 → 10\.0\.0\.2 +.+ +Ada/);
+    expect(flagged).toMatch(/Web runbook +web1 +IP address: 127\.0\.0\.1 → 127\.0\.0\.2 +.+ +Ada/);
     expect(flagged).toMatch(/DB runbook +db1 +Name: db0 → db1 +.+ +an agent/);
     expect(flagged).toContain(`Web runbook: ${APP}/knowledge-base/${doc.web}/web-runbook`);
     const overdue = textSection(m, 'Overdue reviews');
@@ -209,7 +209,7 @@ describe('health report e-mail through a real SMTP receiver', () => {
     expect(m).toContain('Web runbook');
     expect(m).not.toContain('Web secrets');
     expect(m).not.toContain(doc.secret);
-    expect(textSection(m, 'Documents flagged by a server change')).toMatch(/IP address: 10\.0\.0\.1 → 10\.0\.0\.2/);
+    expect(textSection(m, 'Documents flagged by a server change')).toMatch(/IP address: 127\.0\.0\.1 → 127\.0\.0\.2/);
   });
 
   it("covers only the recipient's team: its servers and the documents linked to them", () => {
@@ -242,7 +242,7 @@ describe('/reports/health', () => {
     expect(section(html, 'down')).toContain(`<a href="/knowledge-base/${doc.web}/web-runbook">Web runbook</a>`);
     expect(section(html, 'down')).toContain(`<a href="/infrastructure/${sv.db1}">db1</a>`);
     const flagged = section(html, 'flagged');
-    expect(flagged).toContain('IP address: 10.0.0.1 → 10.0.0.2');
+    expect(flagged).toContain('IP address: 127.0.0.1 → 127.0.0.2');
     expect(flagged).toContain(`<a href="/documents/${doc.db}/db-runbook">DB runbook</a>`);
     expect(html).not.toContain('Web secrets');
     expect(section(html, 'overdue')).toMatch(/Web runbook.*DB runbook/s);

@@ -22,9 +22,9 @@ beforeAll(async () => {
   const rows = await t.db
     .insert(servers)
     .values([
-      { name: 'web1', hostname: 'web1.corp.example.com', ipAddress: '10.0.0.1', status: 'online' },
-      { name: 'web10', hostname: 'web10.corp.example.com', ipAddress: '10.0.0.10' },
-      { name: 'db2', ipAddress: '10.0.0.2', environment: 'production' },
+      { name: 'web1', hostname: 'web1.corp.example.com', ipAddress: '127.0.0.1', status: 'online' },
+      { name: 'web10', hostname: 'web10.corp.example.com', ipAddress: '127.0.0.10' },
+      { name: 'db2', ipAddress: '127.0.0.2', environment: 'production' },
     ])
     .returning({ id: servers.id, name: servers.name });
   const id = (name: string) => rows.find((r) => r.name === name)!.id;
@@ -67,7 +67,7 @@ describe.each([
     expect(names(answer.servers)).toEqual(['db2', 'web1']);
     expect(answer.servers.find((s: { name: string }) => s.name === 'web1')).toMatchObject({
       status: 'online',
-      ipAddress: '10.0.0.1',
+      ipAddress: '127.0.0.1',
     });
     expect(answer.reviewFlags).toEqual([]);
     expect((await links(item.id)).map((l) => l.documentType)).toEqual([documentType, documentType]);
@@ -133,7 +133,7 @@ describe.each([
     res = await call('GET', `${base}/${item.id}/servers`, undefined, viewer.cookie);
     const answer = await res.json();
     expect(names(answer)).toEqual(['db2', 'web1']);
-    expect(answer[1]).toMatchObject({ id: web1, status: 'offline', cpuUsage: 97, ipAddress: '10.0.0.1' });
+    expect(answer[1]).toMatchObject({ id: web1, status: 'offline', cpuUsage: 97, ipAddress: '127.0.0.1' });
     expect(Object.keys(answer[1]).sort()).toEqual(
       [
         'id',
@@ -159,7 +159,7 @@ describe.each([
   });
 
   it('GET /{id}/server-suggestions: servers its text names that are not linked yet (readers too)', async () => {
-    const item = await create({ content: 'Drain web1 (10.0.0.1), then check 10.0.0.2:5432. Not web100.' });
+    const item = await create({ content: 'Drain web1 (127.0.0.1), then check 127.0.0.2:5432. Not web100.' });
     let res = await call('GET', `${base}/${item.id}/server-suggestions`, undefined, viewer.cookie);
     expect(res.status).toBe(200);
     expect(names(await res.json())).toEqual(['db2', 'web1']);
@@ -223,14 +223,14 @@ describe('POST /api/servers/mentions', () => {
     call('POST', '/api/servers/mentions', body, cookie);
 
   it('answers the servers an unsaved text names, by name, hostname or IP, less those excluded', async () => {
-    let res = await mentions({ text: 'ssh web1.corp.example.com:22 then psql -h 10.0.0.2; WEB10 later' });
+    let res = await mentions({ text: 'ssh web1.corp.example.com:22 then psql -h 127.0.0.2; WEB10 later' });
     expect(res.status).toBe(200);
     const found = await res.json();
     expect(names(found)).toEqual(['db2', 'web1', 'web10']);
-    expect(found[0]).toMatchObject({ id: db2, environment: 'production', ipAddress: '10.0.0.2' });
+    expect(found[0]).toMatchObject({ id: db2, environment: 'production', ipAddress: '127.0.0.2' });
     res = await mentions({ text: 'web1 and db2', exclude: [web1] });
     expect(names(await res.json())).toEqual(['db2']);
-    res = await mentions({ text: 'web100 xweb1 10.0.0.100 nothing here' });
+    res = await mentions({ text: 'web100 xweb1 127.0.0.100 nothing here' });
     expect(await res.json()).toEqual([]);
   });
 

@@ -17,9 +17,9 @@ beforeAll(async () => {
   const rows = await t.db
     .insert(servers)
     .values([
-      { name: 'dc01', ipAddress: '10.1.0.1' },
-      { name: 'dc02', hostname: 'dc02.corp.example', ipAddress: '10.1.0.2' },
-      { name: 'dc010', ipAddress: '10.1.0.10' },
+      { name: 'dc01', ipAddress: '127.1.0.1' },
+      { name: 'dc02', hostname: 'dc02.corp.example', ipAddress: '127.1.0.2' },
+      { name: 'dc010', ipAddress: '127.1.0.10' },
     ])
     .returning({ id: servers.id, name: servers.name });
   [dc01, dc02] = ['dc01', 'dc02'].map((n) => rows.find((r) => r.name === n)!.id);
@@ -30,7 +30,7 @@ const post = (path: string, body: unknown) => t.app.request(path, jsonRequest('P
 const NOTES = `restart dns service on dc01
 users reported that nslookup fails after patching.
 Restart-Service DNS
-then check the replica: nslookup intranet.corp.example 10.1.0.2`;
+then check the replica: nslookup intranet.corp.example 127.1.0.2`;
 
 describe('Auto Create KB and servers', () => {
   it('the preview answers the servers the notes name (serverIds and their summaries)', async () => {

@@ -26,7 +26,9 @@ const call = (method: string, path: string, body?: unknown, cookie: string | und
 beforeAll(async () => {
   t = await createTestApp();
   editor = await createSignedInUser(t.db, { role: 'editor' });
-  const server = await (await call('POST', '/api/servers', { name: 'web1', ipAddress: '10.0.0.1' })).json();
+  const server = await (
+    await call('POST', '/api/servers', { name: 'web1', ipAddress: '127.0.0.1', status: 'maintenance' })
+  ).json();
   serverId = server.id;
   const item = await (await call('POST', '/api/knowledge-base', { title: 'Patch web1', content: CONTENT })).json();
   itemId = item.id;
@@ -51,26 +53,26 @@ describe('placeholders in the API and pages (issue 23)', () => {
     expect(raw.html).toBeUndefined();
     const withHtml = await (await call('GET', `/api/knowledge-base/${itemId}?include=html`)).json();
     expect(withHtml.content).toBe(CONTENT);
-    expectFilled(withHtml.html, '10.0.0.1');
+    expectFilled(withHtml.html, '127.0.0.1');
   });
 
   it("the editor's Preview fills unsaved text with the live values", async () => {
     const res = await call('POST', '/api/markdown/render', { content: CONTENT });
     expect(res.status).toBe(200);
-    expectFilled((await res.json()).html, '10.0.0.1');
+    expectFilled((await res.json()).html, '127.0.0.1');
   });
 
   it('the read page shows a changed value at once (the rendered content is kept per filled value)', async () => {
     const page = () => t.app.request(`/knowledge-base/${itemId}`, { headers: { Cookie: editor.cookie } });
-    expectFilled(await (await page()).text(), '10.0.0.1');
-    expect((await renameIp('10.0.0.2')).status).toBe(200);
+    expectFilled(await (await page()).text(), '127.0.0.1');
+    expect((await renameIp('127.0.0.2')).status).toBe(200);
     const after = await (await page()).text();
-    expectFilled(after, '10.0.0.2');
-    // The old address is left only in the review flag the change raised ("IP address changed 10.0.0.1 → 10.0.0.2").
-    expect(after).not.toContain('ssh admin@10.0.0.1');
-    expect(after).toContain('10.0.0.1 → 10.0.0.2');
+    expectFilled(after, '127.0.0.2');
+    // The old address is left only in the review flag the change raised ("IP address changed 127.0.0.1 → 127.0.0.2").
+    expect(after).not.toContain('ssh admin@127.0.0.1');
+    expect(after).toContain('127.0.0.1 → 127.0.0.2');
     const html = (await (await call('GET', `/api/knowledge-base/${itemId}?include=html`)).json()).html;
-    expect(html).toContain('ssh admin@10.0.0.2');
+    expect(html).toContain('ssh admin@127.0.0.2');
   });
 
   it('a share link shows no server facts, only that they are hidden', async () => {
@@ -80,7 +82,7 @@ describe('placeholders in the API and pages (issue 23)', () => {
     const shared = await (await t.app.request(path)).text();
     expect(shared).toContain('Log in to ⟦server details hidden⟧.');
     expect(shared).toContain('ssh admin@⟦server details hidden⟧');
-    expect(shared).not.toContain('10.0.0.');
+    expect(shared).not.toContain('127.0.0.');
     expect(shared).not.toContain('web9');
     expect(shared).not.toContain('{{');
   });

@@ -18,7 +18,7 @@ import {
 const web1: PlaceholderServer = {
   name: 'web1',
   hostname: 'web1.corp.example.com',
-  ipAddress: '10.0.0.1',
+  ipAddress: '127.0.0.1',
   domain: 'corp.example.com',
   network: 'DMZ',
   environment: 'production',
@@ -102,24 +102,24 @@ describe('server placeholders', () => {
     const html = fill(
       ['```sh', 'ssh admin@{{server:web1.ipAddress}} -p {{server:web1.monitorPort}}', '```'].join('\n'),
     );
-    expect(html).toBe('<pre><code class="language-sh">ssh admin@10.0.0.1 -p 2222\n</code></pre>\n');
+    expect(html).toBe('<pre><code class="language-sh">ssh admin@127.0.0.1 -p 2222\n</code></pre>\n');
     expect(fill('Run `ping {{server:web1.hostname}}`')).toBe('<p>Run <code>ping web1.corp.example.com</code></p>\n');
   });
 
   it('reads the name in any case, the field in any case, and tolerates spaces in the braces', () => {
     expect(fill('{{server:WEB1.ipAddress}} {{ server : Web1.ipaddress }} {{SERVER:web1.IPADDRESS}}')).toBe(
-      '<p>10.0.0.1 10.0.0.1 10.0.0.1</p>\n',
+      '<p>127.0.0.1 127.0.0.1 127.0.0.1</p>\n',
     );
     // Of two names that differ only in case, the one written exactly wins.
-    const upper = { ...web1, name: 'WEB1', ipAddress: '10.0.0.9' };
+    const upper = { ...web1, name: 'WEB1', ipAddress: '127.0.0.9' };
     expect(fill('{{server:WEB1.ipAddress}} {{server:web1.ipAddress}}', byName(upper, web1))).toBe(
-      '<p>10.0.0.9 10.0.0.1</p>\n',
+      '<p>127.0.0.9 127.0.0.1</p>\n',
     );
   });
 
   it('splits on the last dot, so a name may hold dots', () => {
-    const dotted = { ...web1, name: 'web1.corp', ipAddress: '10.1.1.1' };
-    expect(fill('{{server:web1.corp.ipAddress}}', byName(dotted))).toBe('<p>10.1.1.1</p>\n');
+    const dotted = { ...web1, name: 'web1.corp', ipAddress: '127.1.1.1' };
+    expect(fill('{{server:web1.corp.ipAddress}}', byName(dotted))).toBe('<p>127.1.1.1</p>\n');
     expect(placeholderNames('{{server:web1.corp.ipAddress}} {{server:WEB1.name}} {{server:web1.bogus}}')).toEqual([
       'web1.corp',
       'web1',
@@ -168,7 +168,7 @@ describe('server placeholders', () => {
     const many = `${'{{server:web1.ipAddress}} '.repeat(MAX_PLACEHOLDERS)}{{server:web1.hostname}}`;
     const filled = fillPlaceholders(many, byName(web1));
     expect(filled.values).toHaveLength(MAX_PLACEHOLDERS);
-    expect(new Set(filled.values)).toEqual(new Set(['10.0.0.1']));
+    expect(new Set(filled.values)).toEqual(new Set(['127.0.0.1']));
     expect(filled.markdown.endsWith('{{server:web1.hostname}}')).toBe(true);
     expect(hidePlaceholders(many).values).toHaveLength(MAX_PLACEHOLDERS);
   });

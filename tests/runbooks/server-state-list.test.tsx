@@ -9,7 +9,7 @@ const db1: ServerSummary = {
   id: '3f1c2b9e-8d4a-4c7e-9b1a-2e5f6a7b8c9d',
   name: 'db1',
   hostname: null,
-  ipAddress: '10.0.0.5',
+  ipAddress: '127.0.0.5',
   status: 'offline',
   environment: 'production',
   cpuUsage: 12.4,

@@ -7,7 +7,7 @@ const row = {
   id: '3f1c2b9e-8d4a-4c7e-9b1a-2e5f6a7b8c9d',
   name: 'web1',
   hostname: 'web1.corp.example.com',
-  ipAddress: '10.0.0.1',
+  ipAddress: '127.0.0.1',
   status: 'online' as const,
   environment: 'production' as const,
   cpuUsage: 12,

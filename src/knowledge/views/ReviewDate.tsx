@@ -54,7 +54,7 @@ function useMayMark({ item, canMark }: Pick<ReviewStatusProps, 'item' | 'canMark
   return canMark || (!!userId && userId === item.ownerId);
 }
 
-/** "Needs review: web1's IP address changed 10.0.0.1 → 10.0.0.2, 27 Nov 2026 by Ada", one line a flag. */
+/** "Needs review: web1's IP address changed 127.0.0.1 → 127.0.0.2, 27 Nov 2026 by Ada", one line a flag. */
 export function ReviewFlags({ flags, timeZone }: { flags: ReviewFlag[]; timeZone: string }) {
   return (
     <ul className="doc__flags" aria-label="Linked server changes">
