@@ -3,9 +3,9 @@ import type { Db } from '../db/client';
 import { aiInteractions } from '../db/schema';
 import { badRequest, notFound, tooLarge } from '../http/errors';
 import type { Logger } from '../http/logger';
-import { createItem } from '../knowledge/service';
+import { createItem, withServerLinks } from '../knowledge/service';
 import type { Item } from '../knowledge/schemas';
-import { linkedServersOf, serversMentionedIn } from '../runbooks/service';
+import { serversMentionedIn } from '../runbooks/service';
 import { builtinEngine } from './builtin';
 import type { Asker, Engine, EngineAnswer } from './engine';
 import { llmEngine, type LlmLimits } from './llm';
@@ -182,5 +182,5 @@ export async function saveAutoCreated(db: Db, userId: string, preview: AutoCreat
     },
     userId,
   );
-  return { ...item, servers: await linkedServersOf(db, item.id), reviewFlags: [] };
+  return withServerLinks(db, item);
 }

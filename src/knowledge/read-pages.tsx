@@ -7,7 +7,6 @@ import { mayItem } from './item-access';
 import type { Space } from './schemas';
 import { isWatching, readItem } from './service';
 import { reviewPanelFor } from '../reviews/commands';
-import { reviewFlagsOf } from '../runbooks/service';
 import { itemHref, SPACES } from './shared';
 import { ReadPage, type ReadPageProps } from './views/ReadPage';
 import { listUrlIn } from './views/urls';
@@ -28,7 +27,6 @@ async function readPage(c: Context<AppEnv>, space: Space) {
   const draft = c.req.query('revision') === 'draft';
   const read = await readItem(db, space, c.req.param('id') ?? '', user, { draft, timeZone: user.timezone });
   if (!read) throw notFound(SPACES[space].messages.missing);
-  read.item = { ...read.item, reviewFlags: await reviewFlagsOf(db, read.item.id) };
   const canonical = itemHref(space, read.item.id, read.item.title);
   // A wrong or old slug (the title changed): the current address, kept for good.
   const slug = c.req.param('slug');

@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
-import { fillServerPlaceholders, linkedServersOf } from '../runbooks/service';
+import { fillServerPlaceholders, linkedServersOf, reviewFlagsOf } from '../runbooks/service';
 import type { ServerSummary } from '../runbooks/shared';
 import { getItem, isUuid } from './items';
 import { renderedContent, type RenderedContent } from './rendered-content';
@@ -37,9 +37,15 @@ export async function readItem(
   opts: { draft?: boolean; timeZone?: string } = {},
 ): Promise<ReadableItem | null> {
   if (!isUuid(id)) return null;
-  const [newest, servers] = await Promise.all([getItem(db, space, id, { viewer }), linkedServersOf(db, id)]);
+  const [newest, servers, reviewFlags] = await Promise.all([
+    getItem(db, space, id, { viewer }),
+    linkedServersOf(db, id),
+    reviewFlagsOf(db, id),
+  ]);
   if (!newest) return null;
-  const { item, revision } = await shownRevision(db, newest, viewer, !!opts.draft);
+  const shown = await shownRevision(db, newest, viewer, !!opts.draft);
+  const { revision } = shown;
+  const item = { ...shown.item, reviewFlags };
   const filled = await fillServerPlaceholders(db, item.content, opts.timeZone);
   return { item, ...renderedContent(item, filled), servers, placeholderValues: filled.values, revision, newest };
 }

@@ -18,6 +18,7 @@ import { clearReviewFlags, retypeItemLinks, setItemServers } from '../runbooks/s
 
 export { getItem, isUuid, itemFor } from './items';
 export { readItem } from './reading';
+export { withServerLinks, withServerLinksMany } from './linked-servers';
 export { listVersions, restoreVersion } from './versions';
 export { markReviewed, mayMarkReviewed } from './review-dates';
 export {

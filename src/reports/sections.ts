@@ -1,6 +1,6 @@
 import { serverStatuses } from '../db/schema';
 import { itemHref, spaceOf, SPACES } from '../knowledge/shared';
-import { REVIEW_FLAG_LABELS } from '../runbooks/shared';
+import { flagValueWords, REVIEW_FLAG_LABELS } from '../runbooks/shared';
 import { formatDateTime } from '../ui/shared';
 import { HIGH_USAGE_PERCENT, type FlaggedDocument, type HealthReport, type RunbookRef } from './service';
 
@@ -70,7 +70,7 @@ const spaceName = (space: string) => SPACES[spaceOf(space)].page.title;
 /** "IP address: 127.0.0.1 → 127.0.0.2"; "Server deleted". */
 function changeText(f: FlaggedDocument): string {
   if (f.field === 'deleted') return REVIEW_FLAG_LABELS.deleted;
-  return `${REVIEW_FLAG_LABELS[f.field]}: ${f.from || '—'} → ${f.to || '—'}`;
+  return `${REVIEW_FLAG_LABELS[f.field]}: ${flagValueWords(f.from)} → ${flagValueWords(f.to)}`;
 }
 
 /** "12 servers: 9 online, 1 warning, 2 offline" (statuses with zero servers left out). */

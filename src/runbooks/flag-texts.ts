@@ -1,4 +1,4 @@
-import { REVIEW_FLAG_LABELS, type ReviewFlag, type ReviewFlagField } from './shared';
+import { flagValueWords as valueWords, REVIEW_FLAG_LABELS, type ReviewFlag, type ReviewFlagField } from './shared';
 
 /** The words of review flags: the notification of a server change and the read page's "Needs review" lines. */
 
@@ -7,9 +7,6 @@ export function fieldWords(field: ReviewFlagField): string {
   const label = REVIEW_FLAG_LABELS[field];
   return label.startsWith('IP') ? label : label.toLowerCase();
 }
-
-/** A value as a flag shows it ("none" for an empty one). */
-const valueWords = (value: string | null) => value || 'none';
 
 /** "IP address 127.0.0.1 → 127.0.0.2". */
 export const fieldChangeWords = (c: { field: ReviewFlagField; from: string | null; to: string | null }) =>

@@ -91,6 +91,9 @@ export const REVIEW_FLAG_LABELS: Record<ReviewFlagField, string> = {
   deleted: 'Server deleted',
 };
 
+/** A flagged value as every text of a flag shows it ("none" for an empty one). */
+export const flagValueWords = (value: string | null) => value || 'none';
+
 /** How often an open page refreshes its Servers panel (at most one request per 30 s per page). */
 export const SERVERS_PANEL_POLL_MS = 30_000;
 
