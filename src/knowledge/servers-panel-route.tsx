@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { requireUser } from '../auth/policy';
 import { fragment } from '../http/htmx';
-import { linkedServersOf, ServersPanel } from '../runbooks/service';
+import { linkedServersOf } from '../runbooks/service';
+import { ServersPanel } from '../runbooks/shared/ServersPanel';
 import { itemFor } from './items';
 import { SPACES } from './shared';
 

@@ -11,4 +11,3 @@ export { editorPrefillFor, type EditorPrefill } from './prefill';
 export { LINK_SEARCH_LIMIT, linkCandidates, type LinkCandidate } from './link-search';
 export { fillServerPlaceholders } from './placeholder-servers';
 export { type FilledContent, hidePlaceholders } from './placeholders';
-export { SERVERS_PANEL_ID, ServersPanel } from './views/ServersPanel';

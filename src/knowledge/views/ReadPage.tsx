@@ -4,7 +4,7 @@ import { Badge } from '../../ui/components';
 import { Island } from '../../ui/Island';
 import { displayName } from '../../ui/Sidebar';
 import { formatDateTime } from '../../ui/shared';
-import { ServersPanel } from '../../runbooks/service';
+import { ServersPanel } from '../../runbooks/shared/ServersPanel';
 import type { ReadableItem } from '../reading';
 import { SPACES, type Space } from '../shared';
 import { DELETE_DIALOG_ID, DeleteDialog } from './DeleteDialog';

@@ -1,4 +1,4 @@
-import { ServerStateList } from '../shared/ServerStateList';
+import { ServerStateList } from './ServerStateList';
 import type { ServerSummary } from '../shared';
 
 /** The panel's element id: the read page's script finds it and swaps in what its refresh address answers. */
