@@ -4,14 +4,13 @@
  * src/runbooks/shared/poll.ts. Only the list of servers is swapped, and only when it changed; a keyboard user's
  * focus on a server link stays on that link. No panel, no request.
  */
-import { SERVERS_PANEL_POLL_MS } from '../runbooks/shared';
+import { SERVERS_PANEL_ID, SERVERS_PANEL_POLL_MS } from '../runbooks/shared';
 import { pollWhileVisible } from '../runbooks/shared/poll';
 
-/** The panel's id (src/runbooks/views/ServersPanel.tsx) and its list (src/runbooks/shared/ServerStateList.tsx). */
-const PANEL_ID = 'servers-panel';
+/** The panel's list (src/runbooks/shared/ServerStateList.tsx). */
 const LIST = '.servers-panel__list';
 
-const panelNow = () => document.getElementById(PANEL_ID);
+const panelNow = () => document.getElementById(SERVERS_PANEL_ID);
 /** Only an address of this app (the server renders it; anything else is not followed). */
 const isOwnPath = (url: string | undefined): url is string => !!url && url.startsWith('/') && !url.startsWith('//');
 
@@ -28,7 +27,7 @@ function focusedHref(panel: HTMLElement): string | null {
 function swap(panel: HTMLElement, html: string): boolean {
   const template = document.createElement('template');
   template.innerHTML = html;
-  const fresh = template.content.getElementById(PANEL_ID)?.querySelector(LIST);
+  const fresh = template.content.getElementById(SERVERS_PANEL_ID)?.querySelector(LIST);
   const old = panel.querySelector(LIST);
   if (!fresh || !old) {
     panel.remove();

@@ -94,6 +94,9 @@ export const REVIEW_FLAG_LABELS: Record<ReviewFlagField, string> = {
 /** A flagged value as every text of a flag shows it ("none" for an empty one). */
 export const flagValueWords = (value: string | null) => value || 'none';
 
+/** The Servers panel's element id: the read page's script finds it and swaps in what its refresh address answers. */
+export const SERVERS_PANEL_ID = 'servers-panel';
+
 /** How often an open page refreshes its Servers panel (at most one request per 30 s per page). */
 export const SERVERS_PANEL_POLL_MS = 30_000;
 

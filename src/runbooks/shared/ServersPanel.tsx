@@ -1,8 +1,5 @@
 import { ServerStateList } from './ServerStateList';
-import type { ServerSummary } from '../shared';
-
-/** The panel's element id: the read page's script finds it and swaps in what its refresh address answers. */
-export const SERVERS_PANEL_ID = 'servers-panel';
+import { SERVERS_PANEL_ID, type ServerSummary } from '../shared';
 
 export interface ServersPanelProps {
   servers: ServerSummary[];
