@@ -9,7 +9,7 @@ export default defineConfig({
     // once, not once per file (that was most of a file's cost). The project's own modules are still evaluated anew
     // for each file (tests/helpers/fresh-modules.ts), so no module state crosses from one file to another.
     isolate: false,
-    setupFiles: ['tests/helpers/fresh-modules.ts'],
+    setupFiles: ['tests/helpers/no-outside-dns.ts', 'tests/helpers/fresh-modules.ts'],
     // Vitest's default is one worker fewer than the cores: 1 on a 2-core machine. The files mostly wait (on PGlite,
     // PostgreSQL, Chromium, child processes), so two at once are faster there (35 s → 27 s on a sample of 12 files).
     maxWorkers: 2,

@@ -3,12 +3,22 @@ import { Bubble } from './_lib/chat/Bubble';
 import type { ChatMessage, ChatMode } from './_lib/chat/types';
 import { useChat } from './_lib/chat/useChat';
 
+/** A question and its answer as the server hands them to the chat. */
+export interface ChatExchange {
+  query: string;
+  response: string;
+  suggestedActions: string[];
+  at: string;
+}
+
 export interface OpsChatProps {
   mode: ChatMode;
   /** Server time of the render (the welcome message's timestamp); null for the client-only panel. */
   now: string | null;
-  /** An exchange the server answered (the page's no-JavaScript form post). */
-  exchange: { query: string; response: string; suggestedActions: string[]; at: string } | null;
+  /** Exchanges the server put in the chat: the one the no-JavaScript form posted, or a conversation "Continue" loaded. */
+  exchanges: ChatExchange[];
+  /** The conversation they belong to, which follow-ups continue (issue 26); null: the saved one, or a new one. */
+  conversationId: string | null;
 }
 
 const PLACEHOLDER = {
@@ -16,26 +26,33 @@ const PLACEHOLDER = {
   panel: 'Ask about servers, documentation, or infrastructure...',
 };
 
-function initialFrom(exchange: OpsChatProps['exchange']): ChatMessage[] {
-  if (!exchange) return [];
-  const at = new Date(exchange.at);
-  return [
-    { id: 'server-q', type: 'user', content: exchange.query, timestamp: at },
-    {
-      id: 'server-a',
-      type: 'assistant',
-      content: exchange.response,
-      timestamp: at,
-      suggestedActions: exchange.suggestedActions,
-    },
-  ];
+function initialFrom(exchanges: ChatExchange[]): ChatMessage[] {
+  return exchanges.flatMap((exchange, i): ChatMessage[] => {
+    const at = new Date(exchange.at);
+    return [
+      { id: `server-q${i}`, type: 'user', content: exchange.query, timestamp: at },
+      {
+        id: `server-a${i}`,
+        type: 'assistant',
+        content: exchange.response,
+        timestamp: at,
+        suggestedActions: exchange.suggestedActions,
+      },
+    ];
+  });
 }
 
 /** Ops AI chat: one island, two faces — the /ai page and the floating panel opened by the bot button. */
-export default function OpsChat({ mode, now, exchange }: OpsChatProps) {
+export default function OpsChat({ mode, now, exchanges, conversationId }: OpsChatProps) {
   const panel = mode === 'panel';
   const [open, setOpen] = useState(true); // the panel island mounts on the first click of its button
-  const chat = useChat({ mode, now, initial: initialFrom(exchange), onNavigate: () => setOpen(false) });
+  const chat = useChat({
+    mode,
+    now,
+    initial: initialFrom(exchanges),
+    conversationId,
+    onNavigate: () => setOpen(false),
+  });
   const list = useRef<HTMLDivElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   const [, tick] = useState(0);
@@ -167,6 +184,8 @@ export default function OpsChat({ mode, now, exchange }: OpsChatProps) {
         </p>
       )}
       <form method="post" action="/ai" onSubmit={submit}>
+        {/* Without JavaScript the page's form continues the conversation the server answered in. */}
+        {conversationId && <input type="hidden" name="conversationId" value={conversationId} />}
         <textarea
           ref={field}
           className="textarea chat__input"

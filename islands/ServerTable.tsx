@@ -1,48 +1,49 @@
 import {
   flexRender,
   getCoreRowModel,
-  getPaginationRowModel,
-  getSortedRowModel,
   useReactTable,
-  type PaginationState,
   type SortingState,
   type VisibilityState,
 } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   ENVIRONMENTS,
   firstCheckPending,
   healthCheckMessage,
-  matchesServer,
   PROBE_TIMEOUT_MS,
   SERVER_PAGE_SIZE,
-  sortByServerName,
   type CheckedServer,
   type Server,
-  type ServerFilters,
 } from '../src/servers/shared';
+import { listParams, type ListedServer, type ServerPage } from '../src/servers/shared/list';
 import { api } from './_lib/api';
 import { ColumnMenu } from './_lib/servers/ColumnMenu';
 import { ConfirmDialog } from './_lib/ConfirmDialog';
 import { serverColumns } from './_lib/servers/columns';
 import { Icon } from './_lib/icons';
 import { Pager } from './_lib/servers/Pager';
-import { defaultVisibility, filtersUrl, loadVisibility, saveVisibility, type Filters } from './_lib/servers/prefs';
-import { ServerDialog } from './_lib/servers/ServerDialog';
+import { defaultVisibility, loadVisibility, saveVisibility, type Filters } from './_lib/servers/prefs';
 import { toast } from './_lib/toast';
+
+/** The add/edit dialog (its form and checks editor) loads when first opened: the table's first paint does not wait. */
+const ServerDialog = lazy(() => import('./_lib/servers/ServerDialog').then((m) => ({ default: m.ServerDialog })));
 
 const STATUS_FILTERS = ['online', 'warning', 'offline', 'maintenance'] as const;
 const PAGE_SIZE = SERVER_PAGE_SIZE;
+/** Typing waits this long before asking for the matches (each keystroke is not a request). */
+const SEARCH_DELAY_MS = 250;
 
 export interface ServerTableProps {
-  /** The servers of the page shown first, with the filters and ?page= (or the highlighted row's page) applied on the server. */
-  pageRows: Server[];
+  /** The rows of the page shown first: filters, sort and ?page= (or the highlighted row's page) applied on the server. */
+  pageRows: ListedServer[];
   /** How many servers match the filters, and the 0-based page pageRows is. */
   total: number;
   pageIndex: number;
   /** Linked documents per server id. */
   docCounts: Record<string, number>;
   filters: Filters;
+  /** ?sort=: a column id, "-" first for descending ("server" = natural name order, the default). */
+  sort: string;
   /** ?server={id}: the row to highlight. */
   highlightId: string | null;
   /** ?create=server: open the add dialog. */
@@ -51,18 +52,53 @@ export interface ServerTableProps {
   timeZone: string;
   /** May the user add, edit, delete and check servers (the server decides; viewers and auditors may not)? */
   canWrite: boolean;
+  /** The icon sprite's URL (src/ui/icons.tsx): the rows' icons point at it instead of repeating their paths. */
+  iconSprite: string;
+}
+
+interface View {
+  filters: Filters;
+  /** The header's sort (none = natural name order, like "server" ascending). */
+  sorting: SortingState;
+  pageIndex: number;
+  /** Ask for the availability column's figures. */
+  availability: boolean;
+}
+
+const sortingOf = (sort: string): SortingState =>
+  sort === 'server' ? [] : [{ id: sort.replace(/^-/, ''), desc: sort.startsWith('-') }];
+const sortOf = (s: SortingState): string => (s[0] ? `${s[0].desc ? '-' : ''}${s[0].id}` : 'server');
+
+function pageUrl(v: Pick<View, 'filters' | 'sorting' | 'pageIndex'>, extra: Record<string, string> = {}): string {
+  const params = listParams({ ...v.filters, sort: sortOf(v.sorting), page: v.pageIndex + 1 });
+  for (const [k, value] of Object.entries(extra)) params.set(k, value);
+  const qs = params.toString();
+  return qs ? `/infrastructure?${qs}` : '/infrastructure';
+}
+
+function apiUrl(v: View): string {
+  const params = listParams({ ...v.filters, sort: sortOf(v.sorting), page: v.pageIndex + 1 });
+  params.set('page', String(v.pageIndex + 1));
+  params.set('pageSize', String(PAGE_SIZE));
+  if (v.availability) params.set('columns', 'availability');
+  return `/api/servers?${params}`;
 }
 
 /**
  * The Infrastructure screen's server table: search, filters, sorting, columns, row actions, add/edit dialog.
- * The page carries only the rows it shows; the whole inventory comes from GET /api/servers (cached by ETag)
- * after hydration, and searching, sorting and paging then happen here.
+ * The server renders the first page (it reads and pages without JavaScript); here every search, filter, sort and
+ * page asks GET /api/servers for that page only, so the browser never holds more than one page of the inventory.
  */
 export default function ServerTable(props: ServerTableProps) {
-  const [servers, setServers] = useState<Server[] | null>(null);
-  const [filters, setFilters] = useState<Filters>(props.filters);
-  const [sorting, setSorting] = useState<SortingState>([]);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: props.pageIndex, pageSize: PAGE_SIZE });
+  const [view, setView] = useState<View>({
+    filters: props.filters,
+    sorting: sortingOf(props.sort),
+    pageIndex: props.pageIndex,
+    availability: false,
+  });
+  const [data, setData] = useState({ rows: props.pageRows, total: props.total });
+  const [pending, setPending] = useState(0);
+  const [hydrated, setHydrated] = useState(false);
   const [visibility, setVisibility] = useState<VisibilityState>(defaultVisibility);
   const [dialog, setDialog] = useState<{ server: Server | null } | null>(
     props.openCreate && props.canWrite ? { server: null } : null,
@@ -71,18 +107,37 @@ export default function ServerTable(props: ServerTableProps) {
   const [busyId, setBusyId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Server | null>(null);
   const docCounts = props.docCounts;
-  const hydrated = useRef(false);
-  const loading = useRef<Promise<unknown>>(Promise.resolve());
-  const filtersRef = useRef(filters);
-  filtersRef.current = filters;
+  const latest = useRef(0);
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const firstView = useRef(true);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only: load the list, highlight the linked row
+  /** Asks for the page of `v`; an answer to an older request than the latest is dropped. */
+  const load = useCallback(async (v: View, failure = 'Failed to refresh server data. Please try again.') => {
+    const id = ++latest.current;
+    setPending((n) => n + 1);
+    try {
+      const page = await api<ServerPage>('GET', apiUrl(v));
+      if (id !== latest.current) return true;
+      // Past the last page (its last rows were deleted or filtered away): the last page there is.
+      const last = Math.max(0, Math.ceil(page.total / PAGE_SIZE) - 1);
+      if (page.servers.length === 0 && v.pageIndex > last) setView((now) => ({ ...now, pageIndex: last }));
+      else setData({ rows: page.servers, total: page.total });
+      return true;
+    } catch {
+      if (id === latest.current) toast('Error', failure, 'error');
+      return false;
+    } finally {
+      setPending((n) => n - 1);
+    }
+  }, []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only: saved columns, the linked row
   useEffect(() => {
-    loading.current = api<Server[]>('GET', '/api/servers').then(setServers, () =>
-      toast('Error', 'Failed to refresh server data. Please try again.', 'error'),
-    );
-    setVisibility(loadVisibility());
-    if (props.openCreate) history.replaceState(history.state, '', filtersUrl(filters));
+    const saved = loadVisibility();
+    setVisibility(saved);
+    setHydrated(true);
+    if (props.openCreate) history.replaceState(history.state, '', pageUrl(view));
     if (!props.highlightId) return;
     const id = props.highlightId;
     const scroll = setTimeout(
@@ -94,7 +149,7 @@ export default function ServerTable(props: ServerTableProps) {
     );
     const clear = setTimeout(() => {
       setHighlight(null);
-      history.replaceState(history.state, '', filtersUrl(filtersRef.current));
+      history.replaceState(history.state, '', pageUrl(viewRef.current));
     }, 5000);
     return () => {
       clearTimeout(scroll);
@@ -102,30 +157,34 @@ export default function ServerTable(props: ServerTableProps) {
     };
   }, []);
 
+  // The availability figures come with the page when their column is shown.
   useEffect(() => {
-    if (!hydrated.current) {
-      hydrated.current = true;
+    if (hydrated)
+      setView((v) =>
+        v.availability === !!visibility.availability ? v : { ...v, availability: !!visibility.availability },
+      );
+  }, [hydrated, visibility.availability]);
+
+  // Every change of the view: the address, then the page (typing waits a little).
+  const typed = useRef(view.filters.q);
+  useEffect(() => {
+    if (firstView.current) {
+      firstView.current = false;
       return;
     }
-    const url = new URL(location.href);
-    const server = url.searchParams.get('server');
-    const extra: Record<string, string> = server ? { server } : {};
-    history.replaceState(history.state, '', filtersUrl(filters, extra));
-    setPagination((p) => ({ ...p, pageIndex: 0 }));
-  }, [filters]);
+    const server = new URL(location.href).searchParams.get('server');
+    history.replaceState(history.state, '', pageUrl(view, server ? { server } : {}));
+    const delay = typed.current === view.filters.q ? 0 : SEARCH_DELAY_MS;
+    typed.current = view.filters.q;
+    const timer = setTimeout(() => void load(view), delay);
+    return () => clearTimeout(timer);
+  }, [view, load]);
 
-  /** Changes the whole list once it is here (a change made while it loads waits for it). */
-  const updateServers = useCallback(
-    (change: (list: Server[]) => Server[]) =>
-      void loading.current.then(() => setServers((list) => list && change(list))),
+  const reload = useCallback(() => load(viewRef.current), [load]);
+  const replaceRow = useCallback(
+    (s: Server) => setData((d) => ({ ...d, rows: d.rows.map((x) => (x.id === s.id ? { ...x, ...s } : x)) })),
     [],
   );
-
-  const rows = useMemo(
-    () => (servers ? servers.filter((s) => matchesServer(s, filters as ServerFilters)) : props.pageRows),
-    [servers, filters, props.pageRows],
-  );
-  const total = servers ? rows.length : props.total;
 
   const actions = useMemo(
     () => ({
@@ -135,7 +194,7 @@ export default function ServerTable(props: ServerTableProps) {
         setBusyId(s.id);
         try {
           const { check, ...updated } = await api<CheckedServer>('POST', `/api/servers/${s.id}/health-check`);
-          updateServers((list) => list.map((x) => (x.id === updated.id ? updated : x)));
+          replaceRow(updated);
           const variant = !check ? 'info' : check.status === 'offline' ? 'error' : 'success';
           toast('Health Check Complete', healthCheckMessage(updated.name, check), variant);
         } catch {
@@ -146,15 +205,17 @@ export default function ServerTable(props: ServerTableProps) {
       },
       remove: (s: Server) => setDeleting(s),
       canWrite: props.canWrite,
+      iconSprite: props.iconSprite,
     }),
-    [busyId, updateServers, props.canWrite],
+    [busyId, replaceRow, props.canWrite, props.iconSprite],
   );
 
   async function deleteServer(s: Server) {
     try {
       await api('DELETE', `/api/servers/${s.id}`);
-      updateServers((list) => list.filter((x) => x.id !== s.id));
+      setData((d) => ({ rows: d.rows.filter((x) => x.id !== s.id), total: d.total - 1 }));
       toast('Success', 'Server deleted successfully.');
+      void reload();
     } catch {
       toast('Error', 'Failed to delete server. Please try again.', 'error');
     }
@@ -165,18 +226,24 @@ export default function ServerTable(props: ServerTableProps) {
   );
 
   const table = useReactTable({
-    data: rows,
+    data: data.rows,
     columns,
-    state: { sorting, columnVisibility: visibility, pagination },
-    // Until the whole list is here, the rows are the server's page of them.
-    manualPagination: !servers,
-    pageCount: servers ? undefined : Math.ceil(props.total / PAGE_SIZE),
-    onSortingChange: setSorting,
-    onPaginationChange: setPagination,
-    autoResetPageIndex: false,
-    getPaginationRowModel: getPaginationRowModel(),
+    state: {
+      sorting: view.sorting,
+      columnVisibility: visibility,
+      pagination: { pageIndex: view.pageIndex, pageSize: PAGE_SIZE },
+    },
+    // The server filters, sorts and pages: the table shows the page it answered.
+    manualPagination: true,
+    manualSorting: true,
+    pageCount: Math.ceil(data.total / PAGE_SIZE),
+    onSortingChange: (change) =>
+      setView((v) => ({
+        ...v,
+        sorting: typeof change === 'function' ? change(v.sorting) : change,
+        pageIndex: 0,
+      })),
     getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
     getRowId: (s) => s.id,
     sortDescFirst: false,
   });
@@ -187,36 +254,34 @@ export default function ServerTable(props: ServerTableProps) {
   }
 
   async function refresh() {
-    try {
-      setServers(await api<Server[]>('GET', '/api/servers'));
-      toast('Refreshed', 'Server data has been refreshed.');
-    } catch {
-      toast('Error', 'Failed to refresh server data. Please try again.', 'error');
-    }
+    if (await reload()) toast('Refreshed', 'Server data has been refreshed.');
   }
 
   function saved(s: Server, created: boolean) {
-    updateServers((list) => sortByServerName(created ? [...list, s] : list.map((x) => (x.id === s.id ? s : x))));
+    if (created) void reload();
+    else replaceRow(s);
     setDialog(null);
-    if (created && firstCheckPending(s)) setTimeout(() => void reload(s.id), PROBE_TIMEOUT_MS + 1000);
+    if (created && firstCheckPending(s)) setTimeout(() => void fetchRow(s.id), PROBE_TIMEOUT_MS + 1000);
   }
 
   /** Shows a server as stored now (its first check, stored after Add Server answered). */
-  async function reload(id: string) {
+  async function fetchRow(id: string) {
     try {
-      const fresh = await api<Server>('GET', `/api/servers/${id}`);
-      updateServers((list) => list.map((x) => (x.id === id ? fresh : x)));
+      replaceRow(await api<Server>('GET', `/api/servers/${id}`));
     } catch {
       // Deleted meanwhile, or offline: the next Refresh shows it.
     }
   }
 
+  const filters = view.filters;
   const set = (k: keyof Filters) => (e: { target: { value: string } }) =>
-    setFilters((f) => ({ ...f, [k]: e.target.value }));
+    setView((v) => ({ ...v, filters: { ...v.filters, [k]: e.target.value }, pageIndex: 0 }));
   const filtering = !!(filters.q.trim() || filters.environment || filters.status);
+  const rows = data.rows;
+  const total = data.total;
 
   return (
-    <div className="server-table" data-loaded={servers ? '' : undefined}>
+    <div className="server-table" data-loaded={hydrated && pending === 0 ? '' : undefined}>
       {/* biome-ignore lint/a11y/useSemanticElements: <form role=search> is the landmark, like other ones */}
       <form
         className="toolbar"
@@ -262,6 +327,7 @@ export default function ServerTable(props: ServerTableProps) {
             </option>
           ))}
         </select>
+        {sortOf(view.sorting) !== 'server' && <input type="hidden" name="sort" value={sortOf(view.sorting)} />}
         <noscript>
           <button type="submit" className="btn">
             Apply
@@ -353,27 +419,26 @@ export default function ServerTable(props: ServerTableProps) {
               </tbody>
             </table>
             <Pager
-              pageIndex={pagination.pageIndex}
+              pageIndex={view.pageIndex}
               pageCount={table.getPageCount()}
               total={total}
               pageSize={PAGE_SIZE}
-              href={(i) => filtersUrl(filters, i > 0 ? { page: String(i + 1) } : {})}
-              onPage={(i) =>
-                servers
-                  ? setPagination((p) => ({ ...p, pageIndex: i }))
-                  : location.assign(filtersUrl(filters, i > 0 ? { page: String(i + 1) } : {}))
-              }
+              href={(i) => pageUrl({ ...view, pageIndex: i })}
+              onPage={(i) => setView((v) => ({ ...v, pageIndex: i }))}
             />
           </div>
         )}
       </section>
-      {dialog && (
-        <ServerDialog
-          key={dialog.server?.id ?? 'new'}
-          server={dialog.server}
-          onClose={() => setDialog(null)}
-          onSaved={saved}
-        />
+      {/* Loaded on demand: rendered once hydrated (the server cannot render a lazy component). */}
+      {dialog && hydrated && (
+        <Suspense fallback={null}>
+          <ServerDialog
+            key={dialog.server?.id ?? 'new'}
+            server={dialog.server}
+            onClose={() => setDialog(null)}
+            onSaved={saved}
+          />
+        </Suspense>
       )}
       {deleting && (
         <ConfirmDialog

@@ -12,6 +12,10 @@ export interface JobContext {
   signal: AbortSignal;
   /** When the run started (the scheduled slot for cron runs). */
   now: Date;
+  /** True for a cron tick (now is its slot), false for "Run now". */
+  scheduled?: boolean;
+  /** This scheduler's name among the workers (claimed_by of a shared round). */
+  workerId?: string;
 }
 
 export interface JobDefinition {
@@ -21,6 +25,16 @@ export interface JobDefinition {
   title: string;
   /** The cron expression from configuration, or 'off'. */
   schedule: (config: Config) => string;
+  /**
+   * Every worker takes part in each run (no advisory lock, no "another worker ran this slot" skip): the job
+   * shares its work out itself (health-checks: claims with a lease). Each worker records its own run.
+   */
+  shared?: boolean;
+  /**
+   * A shared job's claim lease. A run of it still 'running' after 3 leases plus the schedule's interval is taken
+   * for abandoned (its worker killed) and closed by the next run of any worker (default lease: one minute).
+   */
+  leaseMs?: number;
   /** Does the work; returns a one-line summary stored with the run. */
   run: (ctx: JobContext) => Promise<string>;
 }

@@ -1,8 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../src/config';
 import type { Database, Db } from '../src/db/client';
 import type { Logger } from '../src/http/logger';
-import { closeAbandonedRuns, finishJobRun, hasRunSince, startJobRun } from '../src/jobs/service';
+import {
+  closeAbandonedRuns,
+  closeStaleRuns,
+  finishJobRun,
+  hasRunSince,
+  recordSkippedRun,
+  runningSince,
+  startJobRun,
+} from '../src/jobs/service';
 import type { JobDefinition } from './define-job';
 import { withJobLock } from './lock';
 
@@ -20,9 +30,30 @@ export type RunOutcome =
 interface Running {
   session: Db;
   runId: string;
+  startedAt: Date;
 }
 
+type Slot = { at: Date; toleranceMs: number };
+
 const MAX_SLOT_TOLERANCE_MS = 30_000;
+
+const DEFAULT_SHARED_LEASE_MS = 60_000;
+
+/** How far apart two runs of a schedule are (0 for 'off'). */
+function intervalMs(expression: string): number {
+  if (!isScheduled(expression)) return 0;
+  const task = cron.createTask(expression, () => {});
+  try {
+    const [a, b] = task.getNextRuns(2);
+    return a && b ? b.getTime() - a.getTime() : 0;
+  } finally {
+    void task.destroy();
+  }
+}
+
+/** A shared job's run still 'running' after this long is abandoned (README § The worker). */
+export const sharedRunStaleMs = (job: JobDefinition, config: Config) =>
+  3 * (job.leaseMs ?? DEFAULT_SHARED_LEASE_MS) + intervalMs(job.schedule(config));
 
 /** True when the expression is a schedule (not 'off') node-cron accepts. */
 export const isScheduled = (expression: string) => expression !== 'off' && cron.validate(expression);
@@ -46,36 +77,64 @@ export function createScheduler(deps: SchedulerDeps) {
   const inFlight = new Set<Promise<RunOutcome>>();
   const running = new Map<string, Running>();
 
-  async function execute(job: JobDefinition, slot?: { at: Date; toleranceMs: number }): Promise<RunOutcome> {
+  // This scheduler among the workers (host, process, and a suffix: two schedulers in one test process differ).
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+  /** Runs the job and records the run (on `session`: the lock's connection, or the pool for shared jobs). */
+  async function record(job: JobDefinition, session: Db, slot: Slot | undefined): Promise<RunOutcome> {
+    const runId = await startJobRun(session, job.name);
+    running.set(job.name, { session, runId, startedAt: new Date() });
+    try {
+      const message = await job.run({
+        db: database.db,
+        database,
+        config,
+        logger: logger.child({ job: job.name }),
+        signal: controller.signal,
+        now: slot?.at ?? new Date(),
+        scheduled: !!slot,
+        workerId,
+      });
+      await finishJobRun(session, runId, 'ok', message);
+      return { status: 'ok', message, runId } as const;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      logger.error({ err, job: job.name }, 'job failed');
+      await finishJobRun(session, runId, 'error', message).catch(() => {});
+      return { status: 'error', message, runId } as const;
+    } finally {
+      running.delete(job.name);
+    }
+  }
+
+  /** A tick that found the previous run still going: a 'skipped' run on /admin/jobs and a warning in the log. */
+  async function skipTick(job: JobDefinition, since: Date): Promise<RunOutcome> {
+    const message = `Skipped: the previous run (started ${since.toISOString()}) was still running.`;
+    logger.warn({ job: job.name, since }, 'job tick skipped: the previous run is still running');
+    await recordSkippedRun(database.db, job.name, message);
+    return { status: 'skipped', message };
+  }
+
+  async function execute(job: JobDefinition, slot?: Slot): Promise<RunOutcome> {
+    const here = running.get(job.name);
+    if (here)
+      return slot ? skipTick(job, here.startedAt) : { status: 'skipped', message: 'The job is already running.' };
+    if (job.shared) {
+      await closeStaleRuns(database.db, job.name, sharedRunStaleMs(job, config));
+      return record(job, database.db, slot);
+    }
     const outcome = await withJobLock(database, job.name, async (session) => {
       if (slot && (await hasRunSince(session, job.name, new Date(slot.at.getTime() - slot.toleranceMs)))) {
         return { status: 'skipped', message: 'Another worker already ran this slot.' } as const;
       }
       await closeAbandonedRuns(session, job.name);
-      const runId = await startJobRun(session, job.name);
-      running.set(job.name, { session, runId });
-      try {
-        const message = await job.run({
-          db: database.db,
-          database,
-          config,
-          logger: logger.child({ job: job.name }),
-          signal: controller.signal,
-          now: slot?.at ?? new Date(),
-        });
-        await finishJobRun(session, runId, 'ok', message);
-        return { status: 'ok', message, runId } as const;
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        logger.error({ err, job: job.name }, 'job failed');
-        await finishJobRun(session, runId, 'error', message).catch(() => {});
-        return { status: 'error', message, runId } as const;
-      } finally {
-        running.delete(job.name);
-      }
+      return record(job, session, slot);
     });
-    if (!outcome.acquired) return { status: 'skipped', message: 'The job is already running.' };
-    return outcome.value;
+    if (outcome.acquired) return outcome.value;
+    // Held by another worker: a run of an earlier slot still going is a skip to report; this slot's run is normal.
+    const earlier = slot && (await runningSince(database.db, job.name, new Date(slot.at.getTime() - slot.toleranceMs)));
+    if (earlier) return skipTick(job, earlier);
+    return { status: 'skipped', message: 'The job is already running.' };
   }
 
   function track(promise: Promise<RunOutcome>): Promise<RunOutcome> {
@@ -112,8 +171,8 @@ export function createScheduler(deps: SchedulerDeps) {
         const expression = job.schedule(config);
         if (!isScheduled(expression)) continue;
         const task = cron.createTask(expression, (ctx) => onTick(job, task, ctx.date ?? new Date()), {
+          // Overlaps are ours to see: a tick during a running run is recorded as skipped (execute).
           name: `opshub:${job.name}`,
-          noOverlap: true,
         });
         tasks.set(job.name, task);
         void task.start();

@@ -1,4 +1,7 @@
-/** `npm run worker`: runs the scheduled jobs against PostgreSQL (any number of workers; advisory locks keep runs single). */
+/**
+ * `npm run worker`: runs the scheduled jobs against PostgreSQL (any number of workers; advisory locks keep runs
+ * single, except the health-check round, which every worker shares by claiming batches of servers).
+ */
 import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig, type Config } from '../src/config';
 import { openPostgres, queryRows } from '../src/db/client';

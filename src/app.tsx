@@ -39,8 +39,16 @@ import { reviewRoutes } from './reviews/routes';
 import { isImageUpload } from './objects/api';
 import { commentRoutes } from './comments/routes';
 import { runbookApi } from './runbooks/api';
+import { alertRoutes } from './alerts/routes';
+import { webhookRoutes } from './webhooks/routes';
+import { importRoutes, isImportUpload } from './imports/routes';
+import { exportRoutes } from './exports/routes';
+import { offlineRoutes } from './offline/routes';
+import { mcpRoutes } from './mcp/routes';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
+/** Routes that read their own (larger, binary) body: image uploads and imports. */
+const ownBody = (path: string) => isImageUpload(path) || isImportUpload(path);
 
 /** The Hono app: middleware in order, then every feature's routes. Tests build it too. */
 export function createApp(deps: AppDeps) {
@@ -64,7 +72,7 @@ export function createApp(deps: AppDeps) {
   // Image uploads carry their own (larger) limit. GET and HEAD carry no body, and asking
   // for one would build a full Request object on every read.
   app.use('*', async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || isImageUpload(c.req.path)) return next();
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || ownBody(c.req.path)) return next();
     return bodyLimit({
       maxSize: JSON_LIMIT,
       onError: () => {
@@ -76,7 +84,7 @@ export function createApp(deps: AppDeps) {
   app.use(bearerLoader());
   app.use(csrfGuard(deps.config.appOrigin, sessionCookieName(deps.config.secureCookies)));
   app.use(twoFactorGate());
-  app.use(inputGuard(isImageUpload));
+  app.use(inputGuard(ownBody));
   app.use(renderer(shellSlots));
 
   app.route('/', homePages());
@@ -87,6 +95,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', commentRoutes());
   app.route('/', activityPages()); // before knowledgeRoutes: its /{id}/{slug} would answer /{id}/activity
   app.route('/', runbookApi()); // before serverRoutes: POST /api/servers/mentions
+  app.route('/', exportRoutes()); // before knowledgeRoutes: its /{id}/{slug} would answer /{id}/print
   app.route('/', knowledgeRoutes());
   app.route('/', markdownPreviewApi());
   app.route('/', objectRoutes());
@@ -101,7 +110,12 @@ export function createApp(deps: AppDeps) {
   app.route('/', inboxRoutes());
   app.route('/', reviewRoutes());
   app.route('/', serverRoutes());
+  app.route('/', alertRoutes());
+  app.route('/', webhookRoutes());
+  app.route('/', importRoutes());
   app.route('/', aiRoutes());
+  app.route('/', offlineRoutes());
+  app.route('/', mcpRoutes());
 
   app.notFound(renderNotFound);
   app.onError((err, c) => {

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
+import { parseCidrList, parseHostsAndCidrs } from './http/cidr-list';
 import { isValidTrustedProxies } from './http/trusted-proxies';
 import { SERVERS_PANEL_POLL_MS } from './runbooks/shared';
 
@@ -25,6 +27,27 @@ const trustedProxies = z.preprocess(
     .refine(isValidTrustedProxies, 'has an entry that is not an IP address or CIDR')
     .optional(),
 );
+
+/** Addresses/CIDRs separated by commas, checked at start-up (a typo must not open or close the wrong networks). */
+const cidrList = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      parseCidrList(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be IP addresses or CIDRs separated by commas');
+
+/**
+ * Link-local (IPv4 and IPv6: the cloud metadata address 169.254.169.254 among them) and the metadata addresses
+ * outside it: AWS over IPv6 (fd00:ec2::254), Alibaba Cloud (100.100.100.200), Azure's wire server (168.63.129.16)
+ * and Oracle Cloud (192.0.0.192).
+ */
+export const DEFAULT_DENY_CIDRS =
+  '169.254.0.0/16,fe80::/10,fd00:ec2::254/128,100.100.100.200/32,168.63.129.16/32,192.0.0.192/32';
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
@@ -83,6 +106,55 @@ const schema = z
     MAIL_CRON: cronExpression.default('* * * * *'),
     REVIEW_DIGEST_CRON: cronExpression.default('0 7 * * 1'),
     AUDIT_RETENTION_CRON: cronExpression.default('43 3 * * *'),
+    /** Rolls raw checks up into hours and days, refreshes uptime, prunes old history. */
+    HEALTH_ROLLUP_CRON: cronExpression.default('4 * * * *'),
+    /** Sends alert repeats and retries alert deliveries. */
+    ALERTS_CRON: cronExpression.default('* * * * *'),
+    /** Resumes import jobs a stopped process left, gives up stuck ones, forgets old previews and reports. */
+    IMPORT_CRON: cronExpression.default('* * * * *'),
+    /** Backups of the embedded database (src/backups): when, how many to keep, where (unset: DATA_DIR/backups). */
+    BACKUP_CRON: cronExpression.default('30 2 * * *'),
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+    BACKUP_DIR: optionalText,
+    /** When set, the only addresses health checks may reach (loopback only ever when listed here). */
+    HEALTH_CHECK_ALLOW_CIDRS: z.preprocess((v) => (v === '' ? undefined : v), cidrList.optional()),
+    /** Addresses health checks never reach; wins over the allow list. */
+    HEALTH_CHECK_DENY_CIDRS: cidrList.default(DEFAULT_DENY_CIDRS),
+    /** Failed rounds in a row before a server is offline. */
+    HEALTH_CHECK_FAILURES: z.coerce.number().int().min(1).max(20).default(2),
+    /** Status changes in an hour above which a server is flapping. */
+    HEALTH_CHECK_FLAP_LIMIT: z.coerce.number().int().min(2).max(60).default(6),
+    /** Probes at a time per worker. */
+    HEALTH_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+    /** Extra CA certificates (PEM file) trusted by https and tls checks, beside the system's. */
+    HEALTH_CHECK_CA_FILE: optionalText,
+    /** Raw check results kept this many days; hourly and daily rollups HEALTH_ROLLUP_DAYS. */
+    HEALTH_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
+    HEALTH_ROLLUP_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+    /** Hosts (and their subdomains) alert webhooks may post to. */
+    ALERT_WEBHOOK_HOSTS: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^[a-z0-9.-]+(,[a-z0-9.-]+)*$/i, 'must be host names separated by commas')
+        .optional(),
+    ),
+    /** Hosts (and subdomains) and addresses/CIDRs outgoing webhooks may post to; empty: none (issue 25). */
+    WEBHOOK_ALLOW_HOSTS: z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        try {
+          return parseHostsAndCidrs(v);
+        } catch (err) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be host names, IP addresses or CIDRs: ${(err as Error).message}`,
+          });
+          return z.NEVER;
+        }
+      }),
+    WEBHOOKS_CRON: cronExpression.default('* * * * *'),
     VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key'),
     VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key'),
     VAPID_SUBJECT: z.preprocess(
@@ -101,6 +173,7 @@ const schema = z
     ),
     UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+    MCP_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
     /** How often an open read page refreshes its Servers panel; tests shorten it, people keep the default. */
     SERVERS_PANEL_POLL_MS: z.coerce.number().int().min(500).default(SERVERS_PANEL_POLL_MS),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -130,6 +203,9 @@ const schema = z
 /** Chrome (FCM), Firefox (Mozilla autopush), Edge (WNS) and Safari (Apple) push services. */
 const DEFAULT_PUSH_SERVICES =
   'fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com';
+
+/** Slack incoming webhooks and Teams (Office 365 connectors and Power Automate workflows). */
+const DEFAULT_WEBHOOK_HOSTS = 'hooks.slack.com,webhook.office.com,logic.azure.com,powerplatform.com';
 
 export type Config = ReturnType<typeof toConfig>;
 
@@ -182,10 +258,34 @@ function toConfig(env: z.infer<typeof schema>) {
       mail: env.MAIL_CRON,
       reviewDigest: env.REVIEW_DIGEST_CRON,
       auditRetention: env.AUDIT_RETENTION_CRON,
+      healthRollup: env.HEALTH_ROLLUP_CRON,
+      alerts: env.ALERTS_CRON,
+      webhooks: env.WEBHOOKS_CRON,
+      imports: env.IMPORT_CRON,
     },
+    /** Health checks at fleet scale (issue 24). */
+    health: {
+      /** Unset: any address not denied, except loopback. */
+      allowCidrs: env.HEALTH_CHECK_ALLOW_CIDRS ? parseCidrList(env.HEALTH_CHECK_ALLOW_CIDRS) : undefined,
+      denyCidrs: parseCidrList(env.HEALTH_CHECK_DENY_CIDRS),
+      failures: env.HEALTH_CHECK_FAILURES,
+      flapLimit: env.HEALTH_CHECK_FLAP_LIMIT,
+      concurrency: env.HEALTH_CHECK_CONCURRENCY,
+      caFile: env.HEALTH_CHECK_CA_FILE,
+      historyDays: env.HEALTH_HISTORY_DAYS,
+      rollupDays: env.HEALTH_ROLLUP_DAYS,
+    },
+    /** Scheduled backups of the embedded database: the newest `keep` files in `dir` stay. */
+    backup: { cron: env.BACKUP_CRON, keep: env.BACKUP_KEEP, dir: env.BACKUP_DIR ?? path.join(env.DATA_DIR, 'backups') },
+    /** Slack's and Teams' webhook hosts by default; tests add a loopback name. */
+    alertWebhookHosts: (env.ALERT_WEBHOOK_HOSTS ?? DEFAULT_WEBHOOK_HOSTS).toLowerCase().split(','),
+    /** Where outgoing webhooks may post (src/webhooks/targets.ts); no entry: registration is refused. */
+    webhookAllowHosts: env.WEBHOOK_ALLOW_HOSTS,
     unverifiedAccountDays: env.UNVERIFIED_ACCOUNT_DAYS,
     /** Audit events older than this are deleted by the audit-retention job. */
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    /** Requests a minute one personal token may send to the MCP server (POST /mcp). */
+    mcpRateLimit: env.MCP_RATE_LIMIT,
     /** An open read page asks for its Servers panel at most this often (ms), and only while it is visible. */
     serversPanelPollMs: env.SERVERS_PANEL_POLL_MS,
     logLevel: env.LOG_LEVEL,

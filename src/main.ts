@@ -5,12 +5,14 @@ import { allJobs } from '../jobs/index';
 import { createScheduler } from '../jobs/scheduler';
 import { firstStartNotice } from './admin/first-start';
 import { createApp } from './app';
+import { holdDataDir, serveBackups } from './backups/service';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { createLogger } from './http/logger';
 import { startMailListener } from './mail/listener';
 import { loadAssets } from './ui/assets';
+import { startWebhookListener } from './webhooks/commands';
 
 /** In-flight requests get this long after SIGTERM; the whole stop stays inside Docker's 10 s. */
 const SHUTDOWN_TIMEOUT_MS = 7_000;
@@ -32,8 +34,11 @@ async function main() {
   const config = readConfig();
   const logger = createLogger(config.logLevel, { format: config.logFormat });
   const assets = loadAssets();
+  // PGlite has no lock of its own: the web process holds DATA_DIR's control socket, which answers npm run backup.
+  const control = await holdDataDir(config);
   const database = await openDatabase(config);
   await runMigrations(database);
+  serveBackups(control, database, config);
   const secret = config.appSecret ?? randomBytes(32).toString('hex');
   if (!config.appSecret) logger.warn('APP_SECRET is not set: signed links last only as long as this process');
 
@@ -51,6 +56,8 @@ async function main() {
   scheduler?.start();
   // Mail goes out as soon as the transaction that queued it commits (mail/listener.ts).
   const mail = await startMailListener(database, { config, logger });
+  // Webhooks too, as soon as the change that queued them commits (webhooks/listener.ts).
+  const webhooks = await startWebhookListener(database, { config, logger });
 
   const draining = drainOnStop(server as Server);
   let stopping = false;
@@ -68,7 +75,9 @@ async function main() {
       clearTimeout(force);
       await jobsStopped;
       await mail.stop();
+      await webhooks.stop();
       await database.close().catch((err) => logger.error({ err }, 'database close failed'));
+      await control?.close();
       logger.info('stopped');
       process.exit(0);
     });

@@ -10,6 +10,10 @@ const adminLinks: (NavItem & { action: Action })[] = [
   { label: 'Audit Trail', href: '/admin/audit', icon: 'clipboard', action: 'audit.read' },
   { label: 'Review Rules', href: '/admin/review', icon: 'check', action: 'review.policy' },
   { label: 'Jobs', href: '/admin/jobs', icon: 'clock', action: 'jobs.read' },
+  { label: 'Alert Rules', href: '/admin/alert-rules', icon: 'bell', action: 'alerts.manage' },
+  { label: 'Webhooks', href: '/admin/webhooks', icon: 'zap', action: 'webhooks.manage' },
+  { label: 'Maintenance Windows', href: '/admin/maintenance-windows', icon: 'clock', action: 'maintenance.manage' },
+  { label: 'SLA Targets', href: '/admin/sla-targets', icon: 'activity', action: 'sla.manage' },
   { label: 'Deleted Knowledge', href: '/knowledge-base/deleted', icon: 'trash', action: 'knowledge.restore' },
   { label: 'Deleted Documents', href: '/documents/deleted', icon: 'trash', action: 'knowledge.restore' },
 ];

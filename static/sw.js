@@ -1,4 +1,4 @@
-/* Ops Hub service worker (served at /sw.js): shows Web Push notifications and opens their page on click. */
+/* Ops Hub service worker, part 1 (served at /sw.js, followed by src/offline/worker.js): shows Web Push notifications and opens their page on click. */
 self.addEventListener('push', (event) => {
   let data = {};
   try {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,27 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { openPglite } from '../src/db/client';
 import { createLogger, logFormatFor, prettyLine } from '../src/http/logger';
 import { freePort } from './helpers/browser';
+import { startMain } from './helpers/processes';
 import { createSignedInUser } from './helpers/users';
-
-const root = path.resolve(import.meta.dirname, '..');
-
-function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', JOBS: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const listening = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', () => output.includes('listening') && resolve());
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-  listening.catch(() => {});
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, listening, exited, output: () => output };
-}
 
 describe('main', () => {
   it('serves on the embedded database, then exits 0 on SIGTERM within 10 s', async () => {

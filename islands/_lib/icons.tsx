@@ -40,6 +40,18 @@ const paths: Record<string, ReactNode> = {
 export type IconName = keyof typeof paths;
 
 /** A decorative 24×24 icon. */
+/**
+ * An icon from the page's sprite (its URL comes in the island's props): one <use> instead of the icon's paths, for
+ * icons repeated on every row of a table. The sprite (src/ui/icons.tsx) must hold the name.
+ */
+export function SpriteIcon({ name, sprite }: { name: IconName; sprite: string }) {
+  return (
+    <svg width="16" height="16" aria-hidden="true">
+      <use href={`${sprite}#${name}`} />
+    </svg>
+  );
+}
+
 export function Icon({ name }: { name: IconName }) {
   return (
     <svg

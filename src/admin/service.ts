@@ -6,6 +6,7 @@ import { sessions, users } from '../db/schema';
 import type { Role } from '../db/schema/values';
 import { conflict, notFound } from '../http/errors';
 import { approvedMail, enqueueMail, rejectedMail } from '../mail/service';
+import { queueWebhookEvent } from '../webhooks/service';
 
 // Workspace security settings (other features read them through this public surface).
 export { getSecuritySettings, setSecuritySettings, type SecuritySettings } from './security-settings';
@@ -92,6 +93,12 @@ export async function decideUser(
         ...(decision === 'approve' ? { role } : {}),
       },
     });
+    if (decision === 'approve')
+      await queueWebhookEvent(tx, 'user.approved', {
+        // No e-mail address (not even as the name of one who gave none): who joined, not how to reach them.
+        user: { id: u.id, name: [u.firstName, u.lastName].filter(Boolean).join(' ').trim() || null, role },
+        actorId: actor.id,
+      });
     if (status !== 'pending_verification') {
       const mail =
         decision === 'approve'

@@ -10,7 +10,9 @@ import {
   enhanceFieldInput,
   feedbackInput,
   previewInput,
+  shareConversationInput,
 } from './schemas';
+import { conversationIdOf } from './params';
 import * as ai from './service';
 
 const engine = (c: Context<AppEnv>) => ai.engineFor(c.var.deps.config, c.var.logger);
@@ -31,8 +33,8 @@ export function aiApi() {
     return c.json(await ai.ask(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.req.raw.signal));
   });
 
-  api.post('/api/ai/ask-stream', validate('json', askInput), (c) => {
-    const body = ai.askStream(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.var.logger, {
+  api.post('/api/ai/ask-stream', validate('json', askInput), async (c) => {
+    const body = await ai.answerStream(c.var.deps.db, engine(c), asker(c), c.req.valid('json'), c.var.logger, {
       signal: c.req.raw.signal,
     });
     return c.body(body, 200, {
@@ -40,6 +42,23 @@ export function aiApi() {
       'Cache-Control': 'no-cache, no-transform',
       'X-Accel-Buffering': 'no',
     });
+  });
+
+  // Conversations (issue 26): the user's own; one shared with them only while they may read its sources.
+  api.get('/api/ai/conversations', async (c) => c.json(await ai.listConversations(c.var.deps.db, c.var.user!.id)));
+
+  api.get('/api/ai/conversations/:id', async (c) =>
+    c.json(await ai.readConversation(c.var.deps.db, c.var.user!, conversationIdOf(c))),
+  );
+
+  api.delete('/api/ai/conversations/:id', async (c) => {
+    await ai.deleteConversation(c.var.deps.db, c.var.user!.id, conversationIdOf(c));
+    return c.json({ message: 'Conversation deleted.' });
+  });
+
+  api.post('/api/ai/conversations/:id/share', validate('json', shareConversationInput), async (c) => {
+    const { shared } = c.req.valid('json');
+    return c.json(await ai.shareConversation(c.var.deps.db, c.var.user!.id, conversationIdOf(c), shared));
   });
 
   api.post('/api/ai/feedback', validate('json', feedbackInput), async (c) => {

@@ -1,11 +1,14 @@
 import type { Db } from '../db/client';
 import type { AskInput, EnhancedContent, EnhanceContentInput, EnhanceFieldInput, KbPreview } from './schemas';
+import type { Sources } from './sources';
 
 /** One tool call an answer made (stored as the interaction's context). */
 export interface ToolUse {
   name: string;
   args: Record<string, unknown>;
   results: number;
+  /** What it returned that an answer may quote (kept apart from the tool list: context.sources). */
+  sources?: Sources;
 }
 
 export interface EngineAnswer {

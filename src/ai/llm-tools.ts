@@ -4,6 +4,7 @@ import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { environments, serverStatuses } from '../db/schema';
 import { when } from './builtin/md';
+import { NO_SOURCES, toolSources, type Sources } from './sources';
 import * as tools from './tools';
 
 /**
@@ -33,15 +34,20 @@ const defs = {
     ) => tools.searchServers(db, { ...a, limit: 100 }),
   },
   get_server: {
-    description: 'One server by name, hostname or id, with its last health checks.',
+    description: 'One server by name, hostname or id, with its last health checks and its linked documents.',
     schema: z.object({ name_or_id: z.string().min(1).max(255) }),
-    run: (db: Db, a: { name_or_id: string }) => tools.getServer(db, a.name_or_id),
+    run: (db: Db, a: { name_or_id: string }, reader: Actor) => tools.getServer(db, reader, a.name_or_id),
   },
   search_documents: {
     description:
       'Full-text search over the knowledge base and documents. Returns titles, excerpts, snippets and in-app links.',
     schema: z.object({ query: z.string().min(1).max(200) }),
     run: (db: Db, a: { query: string }, reader: Actor) => tools.searchDocuments(db, reader, a.query, 8),
+  },
+  get_document: {
+    description: 'One knowledge base item or document by id (from search_documents): its full text, facts and link.',
+    schema: z.object({ id: z.uuid() }),
+    run: (db: Db, a: { id: string }, reader: Actor) => tools.getDocument(db, reader, a.id),
   },
   recent_documents: {
     description: 'The most recently updated knowledge base items.',
@@ -67,6 +73,16 @@ const defs = {
 } as const;
 
 export type ToolName = keyof typeof defs;
+
+/** One tool as another surface (the MCP server) offers it: arguments checked by `schema`, run as `reader`. */
+export interface AssistantTool {
+  description: string;
+  schema: z.ZodObject;
+  run(db: Db, args: Record<string, unknown>, reader: Actor): Promise<unknown>;
+}
+
+/** The tool `name`, to offer elsewhere exactly as the model gets it. */
+export const assistantTool = (name: ToolName): AssistantTool => defs[name] as unknown as AssistantTool;
 
 /** The tools in the chat-completions `tools` format. */
 export const toolSpecs: OpenAI.Chat.Completions.ChatCompletionTool[] = Object.entries(defs).map(([name, d]) => ({
@@ -100,26 +116,28 @@ export async function runToolCall(
   name: string,
   rawArgs: string,
   asker: { reader: Actor; timeZone: string },
-): Promise<{ content: string; args: Record<string, unknown>; results: number }> {
+): Promise<{ content: string; args: Record<string, unknown>; results: number; sources: Sources }> {
   const def = (defs as Record<string, (typeof defs)[ToolName]>)[name];
-  if (!def) return { content: JSON.stringify({ error: `Unknown tool ${name}` }), args: {}, results: 0 };
+  const refused = (error: string) => ({
+    content: JSON.stringify({ error }),
+    args: {},
+    results: 0,
+    sources: NO_SOURCES,
+  });
+  if (!def) return refused(`Unknown tool ${name}`);
   let parsedArgs: unknown;
   try {
     parsedArgs = rawArgs ? JSON.parse(rawArgs) : {};
   } catch {
-    return { content: JSON.stringify({ error: 'Arguments were not valid JSON.' }), args: {}, results: 0 };
+    return refused('Arguments were not valid JSON.');
   }
   const args = def.schema.safeParse(parsedArgs);
-  if (!args.success)
-    return {
-      content: JSON.stringify({ error: args.error.issues[0]?.message ?? 'Invalid arguments.' }),
-      args: {},
-      results: 0,
-    };
+  if (!args.success) return refused(args.error.issues[0]?.message ?? 'Invalid arguments.');
   const data = await (def.run as (db: Db, a: unknown, reader: Actor) => Promise<unknown>)(db, args.data, asker.reader);
   return {
     content: quoteToolResult(name, data, asker.timeZone),
     args: args.data as Record<string, unknown>,
     results: Array.isArray(data) ? data.length : data ? 1 : 0,
+    sources: toolSources(name, data),
   };
 }

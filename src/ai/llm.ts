@@ -241,7 +241,12 @@ export function llmEngine(opts: {
               reader: actorOf(asker),
               timeZone: asker.timeZone,
             });
-            used.push({ name: call.name, args: result.args, results: result.results });
+            used.push({
+              name: call.name,
+              args: result.args,
+              results: result.results,
+              sources: result.sources,
+            });
             messages.push({ role: 'tool', tool_call_id: call.id, content: budget(result.content) });
           }
         }

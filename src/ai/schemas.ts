@@ -22,8 +22,18 @@ export const askInput = z.object({
     .max(HISTORY_LIMIT, `conversationHistory holds at most ${HISTORY_LIMIT} messages.`)
     .optional()
     .default([]),
+  /** Issue 26: the asker's conversation this question continues; absent (or null) → a new conversation. */
+  conversationId: z.uuid({ error: 'conversationId must be a conversation id.' }).nullish(),
 });
 export type AskInput = z.infer<typeof askInput>;
+
+/** /api/ai/conversations/{id} and /ai/c/{id}. */
+export const conversationParam = z.object({ id: z.uuid({ error: 'Conversation not found.' }) });
+
+/** POST /api/ai/conversations/{id}/share. */
+export const shareConversationInput = z.object({
+  shared: z.boolean({ error: 'shared must be true or false.' }),
+});
 
 export const feedbackInput = z.object({
   interactionId: z.uuid('interactionId must be an interaction id.'),
@@ -88,4 +98,6 @@ export interface AskResult {
   response: string;
   suggestedActions: string[];
   interactionId: string;
+  /** Issue 26: the conversation this exchange belongs to (send it back with the next question). */
+  conversationId: string;
 }

@@ -7,6 +7,7 @@ import { createItem, withServerLinks } from '../knowledge/service';
 import type { Item } from '../knowledge/schemas';
 import { serversMentionedIn } from '../runbooks/service';
 import { builtinEngine } from './builtin';
+import { joinConversation, ownConversation } from './conversations';
 import type { Asker, Engine, EngineAnswer } from './engine';
 import { llmEngine, type LlmLimits } from './llm';
 import {
@@ -17,8 +18,24 @@ import {
   type AskResult,
   type AutoCreateInput,
 } from './schemas';
+import { linkedIn, mergeSources } from './sources';
 
 /** Ops AI commands: answer (plain or streamed), store every exchange, feedback, writing tools. */
+
+/** The assistant's read-only tools for other surfaces (the MCP server): the same queries, run as the asking user. */
+export { assistantTool, quoteToolResult, type AssistantTool, type ToolName } from './llm-tools';
+export { getDocument, getServer, recentDocuments, searchServers } from './tools';
+export {
+  CONVERSATION_NOT_FOUND,
+  deleteConversation,
+  listConversations,
+  ownConversation,
+  readConversation,
+  shareConversation,
+  type ConversationMessage,
+  type ConversationSummary,
+  type ConversationView,
+} from './conversations';
 
 export interface AiConfig {
   /** `limits` only in tests (shorter deadlines); production uses the defaults in constants.ts. */
@@ -37,24 +54,34 @@ export function engineFor(config: AiConfig, logger: Logger): Engine {
   return engine;
 }
 
-/** Stores one exchange (query, response, context = engine and tools used); returns its id. */
+/**
+ * Stores one exchange in the asker's conversation `conversationId` (their own, else 404), or in a new one: query,
+ * response, context = engine, tools used, suggested actions and the sources it drew on (what the tools returned and
+ * what the answer links to, for sharing). Returns both ids.
+ */
 export async function recordInteraction(
   db: Db,
-  userId: string | null,
-  query: string,
+  { userId }: Pick<Asker, 'userId'>,
+  { query, conversationId }: Pick<AskInput, 'query' | 'conversationId'>,
   answer: EngineAnswer,
   engine: string,
-): Promise<string> {
-  const [row] = await db
-    .insert(aiInteractions)
-    .values({
-      userId,
-      query,
-      response: answer.response,
-      context: { engine, tools: answer.toolsUsed, suggestedActions: answer.suggestedActions },
-    })
-    .returning({ id: aiInteractions.id });
-  return row.id;
+): Promise<{ interactionId: string; conversationId: string }> {
+  const tools = answer.toolsUsed.map(({ sources: _s, ...tool }) => tool);
+  const sources = mergeSources([...answer.toolsUsed.map((t) => t.sources), linkedIn(answer.response)]);
+  return db.transaction(async (tx) => {
+    const conversation = await joinConversation(tx, userId, query, conversationId ?? undefined);
+    const [row] = await tx
+      .insert(aiInteractions)
+      .values({
+        userId,
+        conversationId: conversation,
+        query,
+        response: answer.response,
+        context: { engine, tools, suggestedActions: answer.suggestedActions, sources },
+      })
+      .returning({ id: aiInteractions.id });
+    return { interactionId: row.id, conversationId: conversation };
+  });
 }
 
 /** Answers a question (times in the asker's timezone) and stores the exchange; `signal`: the asker went away. */
@@ -65,17 +92,32 @@ export async function ask(
   input: AskInput,
   signal?: AbortSignal,
 ): Promise<AskResult> {
+  if (input.conversationId) await ownConversation(db, asker.userId, input.conversationId);
   const answer = await engine.answer(db, input, asker, undefined, signal);
-  const interactionId = await recordInteraction(db, asker.userId, input.query, answer, engine.name);
-  return { response: answer.response, suggestedActions: answer.suggestedActions, interactionId };
+  const ids = await recordInteraction(db, asker, input, answer, engine.name);
+  return { response: answer.response, suggestedActions: answer.suggestedActions, ...ids };
 }
 
 const encoder = new TextEncoder();
 const event = (data: unknown) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
 
+/** askStream for a request: a `conversationId` that is not the asker's own is refused (404) before anything streams. */
+export async function answerStream(
+  db: Db,
+  engine: Engine,
+  asker: Asker,
+  input: AskInput,
+  logger: Logger,
+  opts: { signal?: AbortSignal; heartbeatMs?: number } = {},
+): Promise<ReadableStream<Uint8Array>> {
+  if (input.conversationId) await ownConversation(db, asker.userId, input.conversationId);
+  return askStream(db, engine, asker, input, logger, opts);
+}
+
 /**
- * Answers as server-sent events: `{chunk}` lines, then `{done, fullResponse, suggestedActions, interactionId}`
+ * Answers as server-sent events: `{chunk}` lines, then `{done, fullResponse, suggestedActions, interactionId,
+ * conversationId}`
  * (the chunks add up to fullResponse), or `{error}`; a `: keep-alive` comment every `heartbeatMs` meanwhile.
  * `signal`: the asker went away.
  */
@@ -104,15 +146,8 @@ export function askStream(
       heartbeat = setInterval(() => send(KEEP_ALIVE), opts.heartbeatMs ?? STREAM_HEARTBEAT_MS);
       try {
         const answer = await engine.answer(db, input, asker, (chunk) => send(event({ chunk })), abort.signal);
-        const interactionId = await recordInteraction(db, asker.userId, input.query, answer, engine.name);
-        send(
-          event({
-            done: true,
-            fullResponse: answer.response,
-            suggestedActions: answer.suggestedActions,
-            interactionId,
-          }),
-        );
+        const ids = await recordInteraction(db, asker, input, answer, engine.name);
+        send(event({ done: true, fullResponse: answer.response, suggestedActions: answer.suggestedActions, ...ids }));
       } catch (err) {
         if (!abort.signal.aborted) logger.error({ err }, 'AI stream failed');
         send(event({ error: 'Failed to get AI response.' }));

@@ -72,3 +72,19 @@ export const queryActions: Record<string, string> = {
   'Check system logs': 'Show me recent system logs and events',
   'Contact support team': 'Who are the support team contacts?',
 };
+
+/** Issue 26: a conversation's title is its first question, cut to this many characters. */
+export const CONVERSATION_TITLE_CHARS = 80;
+/** "Recent conversations" on /ai lists this many, newest first. */
+export const RECENT_CONVERSATIONS = 20;
+/** A conversation's page: read-only, and the link its owner shares. */
+export const conversationHref = (id: string) => `/ai/c/${id}`;
+
+/** The first question as a conversation's title: one line, cut on a word with an ellipsis. */
+export function conversationTitle(query: string): string {
+  const line = query.replace(/\s+/g, ' ').trim();
+  if (line.length <= CONVERSATION_TITLE_CHARS) return line;
+  const cut = line.slice(0, CONVERSATION_TITLE_CHARS - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > CONVERSATION_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

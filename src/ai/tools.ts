@@ -6,15 +6,17 @@ import { queryRows, type Db } from '../db/client';
 import { likeEscape } from '../db/like';
 import { auditLog, documents, healthChecks, servers, teamMembers, users } from '../db/schema';
 import { readableBy } from '../knowledge/access';
+import { getItem, readerRevision } from '../knowledge/service';
 import { itemHref, spaceOf } from '../knowledge/shared';
 import { readableHits } from '../search/service';
 import type { Server } from '../servers/schemas';
+import { listServerDocuments } from '../servers/service';
 import { sortByServerName } from '../servers/shared';
 
 /**
  * The assistant's tools: read-only queries over our data (servers, knowledge, team, audit log). Nothing here
- * writes. Every row carries the in-app link the answer should cite. Tools that read knowledge items or the audit
- * log take the asking user (`reader`) and answer only what they may read.
+ * writes. Every row carries the in-app link the answer should cite. Tools that read knowledge items (a server's
+ * linked documents among them) or the audit log take the asking user (`reader`) and answer only what they may read.
  */
 
 export interface ServerFilters {
@@ -26,6 +28,12 @@ export interface ServerFilters {
   /** Word match over name, functions and description (e.g. "POS"). */
   function?: string;
   ip?: string;
+  /** Part of the owning team's name ("Retail Systems"). */
+  owner?: string;
+  /** Word match over the operating system ("ubuntu"). */
+  os?: string;
+  /** Only these servers (by name): a follow-up on the servers of the previous answer. */
+  names?: string[];
   limit?: number;
 }
 
@@ -99,6 +107,9 @@ export async function searchServers(db: Db, f: ServerFilters = {}): Promise<Serv
   if (f.environment) where.push(eq(servers.environment, f.environment.toLowerCase() as never));
   if (f.status?.length) where.push(inArray(servers.status, f.status as never[]));
   if (f.ip) where.push(ilike(servers.ipAddress, `${likeEscape(f.ip)}%`));
+  if (f.owner) where.push(ilike(servers.teamOwner, `%${likeEscape(f.owner)}%`));
+  if (f.os) where.push(wordMatch(servers.operatingSystem, f.os));
+  if (f.names) where.push(f.names.length ? inArray(servers.name, f.names) : sql`false`);
   if (f.function) {
     const w = f.function;
     where.push(
@@ -145,6 +156,38 @@ export async function serverNames(db: Db): Promise<{ id: string; name: string; h
     .limit(1000);
 }
 
+/** What the fleet's servers are called, where they are, what they do, who owns them (to read a question by). */
+export interface FleetFacts {
+  names: string[];
+  locations: string[];
+  functions: string[];
+  owners: string[];
+  systems: string[];
+}
+
+export async function fleetFacts(db: Db): Promise<FleetFacts> {
+  const rows = await db
+    .select({
+      name: servers.name,
+      location: servers.serverLocation,
+      f1: servers.primaryFunction,
+      f2: servers.secondaryFunction,
+      f3: servers.tertiaryFunction,
+      owner: servers.teamOwner,
+      os: servers.operatingSystem,
+    })
+    .from(servers)
+    .limit(5000);
+  const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v?.trim()))];
+  return {
+    names: distinct(rows.map((r) => r.name)),
+    locations: distinct(rows.map((r) => r.location)),
+    functions: distinct(rows.flatMap((r) => [r.f1, r.f2, r.f3])),
+    owners: distinct(rows.map((r) => r.owner)),
+    systems: distinct(rows.map((r) => r.os)),
+  };
+}
+
 export interface HealthCheckRow {
   checkedAt: string;
   status: string;
@@ -153,12 +196,24 @@ export interface HealthCheckRow {
   error: string | null;
 }
 
-/** One server (by id or name) with its last health checks, newest first; null when unknown. */
+/** A knowledge item or document linked to a server, as the assistant cites it. */
+export interface LinkedDocumentRow {
+  id: string;
+  title: string;
+  type: string;
+  link: string;
+}
+
+/**
+ * One server (by id or name) with its last health checks, newest first, and the documents linked to it that `reader`
+ * may read; null when unknown.
+ */
 export async function getServer(
   db: Db,
+  reader: Actor,
   idOrName: string,
   checks = 10,
-): Promise<(ServerRow & { healthChecks: HealthCheckRow[] }) | null> {
+): Promise<(ServerRow & { healthChecks: HealthCheckRow[]; documents: LinkedDocumentRow[] }) | null> {
   const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrName);
   const [row] = await db
     .select(serverColumns)
@@ -170,19 +225,31 @@ export async function getServer(
     )
     .limit(1);
   if (!row) return null;
-  const history = await db
-    .select({
-      checkedAt: healthChecks.checkedAt,
-      status: healthChecks.status,
-      previousStatus: healthChecks.previousStatus,
-      latencyMs: healthChecks.latencyMs,
-      error: healthChecks.error,
-    })
-    .from(healthChecks)
-    .where(eq(healthChecks.serverId, row.id))
-    .orderBy(desc(healthChecks.checkedAt))
-    .limit(checks);
-  return { ...toServer(row), healthChecks: history.map((h) => ({ ...h, checkedAt: h.checkedAt.toISOString() })) };
+  const [history, linked] = await Promise.all([
+    db
+      .select({
+        checkedAt: healthChecks.checkedAt,
+        status: healthChecks.status,
+        previousStatus: healthChecks.previousStatus,
+        latencyMs: healthChecks.latencyMs,
+        error: healthChecks.error,
+      })
+      .from(healthChecks)
+      .where(eq(healthChecks.serverId, row.id))
+      .orderBy(desc(healthChecks.checkedAt))
+      .limit(checks),
+    listServerDocuments(db, row.id, reader),
+  ]);
+  return {
+    ...toServer(row),
+    healthChecks: history.map((h) => ({ ...h, checkedAt: h.checkedAt.toISOString() })),
+    documents: linked.map((d) => ({
+      id: d.documentId,
+      title: d.title,
+      type: d.documentType,
+      link: itemHref(spaceOf(d.space), d.documentId, d.title),
+    })),
+  };
 }
 
 export interface DocumentHit {
@@ -240,6 +307,45 @@ export async function recentDocuments(db: Db, reader: Actor, limit = 5): Promise
     .orderBy(desc(documents.updatedAt))
     .limit(limit);
   return rows.map(toHit);
+}
+
+/** One knowledge item or document as the assistant reads it: its text and facts, and its in-app link. */
+export interface DocumentRead {
+  id: string;
+  space: string;
+  title: string;
+  content: string;
+  excerpt: string | null;
+  category: string | null;
+  tags: string[];
+  version: number;
+  updatedAt: string;
+  link: string;
+}
+
+/**
+ * A live item by id, as its read page shows it to `reader` (the published revision while a newer one waits); null
+ * when it does not exist, was deleted or `reader` may not read it (the same answer, so nothing is revealed).
+ */
+export async function getDocument(db: Db, reader: Actor, id: string): Promise<DocumentRead | null> {
+  for (const space of ['knowledge', 'documents'] as const) {
+    const newest = await getItem(db, space, id, { viewer: reader });
+    if (!newest) continue;
+    const item = await readerRevision(db, reader, newest, false);
+    return {
+      id: item.id,
+      space,
+      title: item.title,
+      content: item.content,
+      excerpt: item.excerpt,
+      category: item.category,
+      tags: item.tags,
+      version: item.version,
+      updatedAt: item.updatedAt,
+      link: itemHref(space, item.id, item.title),
+    };
+  }
+  return null;
 }
 
 function toHit(r: {

@@ -21,6 +21,8 @@ const METRICS_PUSH = /^\/api\/servers\/[^/]+\/metrics\/?$/;
 export interface TokenUser {
   user: CurrentUser;
   scope: 'read' | 'read-write';
+  /** The token's row id (rate limits per token). */
+  tokenId: string;
 }
 
 /**
@@ -54,16 +56,18 @@ export async function findTokenUser(db: Db, token: string): Promise<TokenUser | 
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > STAMP_AFTER_MS) {
     await db.update(apiTokens).set({ lastUsedAt: new Date() }).where(eq(apiTokens.id, row.tokenId));
   }
-  const { tokenId: _id, scope, lastUsedAt: _used, theme, timezone, compactView, autoSave, ...user } = row;
+  const { tokenId, scope, lastUsedAt: _used, theme, timezone, compactView, autoSave, ...user } = row;
   const prefs = preferencesOrDefaults({ theme, timezone, compactView, autoSave });
   const held = user.twoFactorSetupRequired === true;
   return {
     user: { ...user, ...prefs, twoFactorSetupRequired: held },
     scope: scope === 'read-write' ? 'read-write' : 'read',
+    tokenId,
   };
 }
 
-const bearerOf = (header: string | undefined) => (header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined);
+/** The token of an `Authorization: Bearer <token>` header, if that is what it holds. */
+export const bearerOf = (header: string | undefined) => (header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined);
 
 /**
  * `Authorization: Bearer <personal token>` on the JSON API (/api/*): the request acts as the token's owner, with

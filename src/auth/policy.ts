@@ -31,6 +31,8 @@ export const ACTIONS = [
   'jobs.run',
   /** List, create and revoke metrics API tokens. */
   'tokens.manage',
+  /** See health checks' raw socket/TLS errors (others see the plain reason). */
+  'health.detail',
   /** See deleted knowledge items and documents, their history, and restore them. */
   'knowledge.restore',
   /** Make an uploaded image public or private. */
@@ -49,20 +51,40 @@ export const ACTIONS = [
   'item.review',
   /** Set per item type how many approvals publish an item and its default review interval. */
   'review.policy',
+  /** Keep the alert rules (who hears about which servers, how) and see failed alert deliveries (issue 24). */
+  'alerts.manage',
+  /** Acknowledge an open alert (stops its repeats): editors and admins, and the people its rule alerts. */
+  'alert.ack',
+  /** Plan maintenance windows (checks run, nobody is alerted): those who may set a server's status by hand. */
+  'maintenance.manage',
+  /** Set each environment's availability (SLA) target. */
+  'sla.manage',
+  /** Import .md files and zips as new items (issue 25): those who write content. */
+  'data.import',
+  /** Read an import's progress and report: its creator (own) and admins. */
+  'import.read',
+  /** Export the whole space (every item the list's filters name) as one zip. */
+  'data.export',
+  /** Register outgoing webhooks, see their deliveries, re-send one. */
+  'webhooks.manage',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
 export type { Role };
 export { roles as ROLES } from '../db/schema/values';
 
-/** `any`: on every resource; `own`: only where resource.ownerId is the user; `item`: by the item rules below. */
-type Grant = 'any' | 'own' | 'item';
+/**
+ * `any`: on every resource; `own`: only where resource.ownerId is the user; `item`: by the item rules below;
+ * `recipient`: only where the user is one of resource.recipientIds.
+ */
+type Grant = 'any' | 'own' | 'item' | 'recipient';
 
 const READER: Partial<Record<Action, Grant>> = {
   'app.use': 'any',
   'item.read': 'item',
   'item.write': 'item',
   'item.comment': 'item',
+  'alert.ack': 'recipient',
 };
 const EDITOR: Partial<Record<Action, Grant>> = {
   ...READER,
@@ -70,6 +92,10 @@ const EDITOR: Partial<Record<Action, Grant>> = {
   'item.review': 'item',
   'image.visibility': 'own',
   'item.share': 'own',
+  'alert.ack': 'any',
+  'maintenance.manage': 'any',
+  'data.import': 'any',
+  'import.read': 'own',
 };
 
 const ROLE_GRANTS: Record<Role, Partial<Record<Action, Grant>>> = {
@@ -89,6 +115,8 @@ export interface Resource {
   visibility?: 'everyone' | 'restricted';
   /** Items: the asking user's own share of it, if any. */
   share?: 'read' | 'write' | null;
+  /** Alerts: the users its rule alerts. */
+  recipientIds?: string[];
 }
 
 /** The one refusal text for a role that may not. */
@@ -119,6 +147,7 @@ export function can(user: Actor, action: Action, resource?: Resource): boolean {
   const grant = grantsOf(user.role)[action];
   if (grant === 'any') return true;
   if (grant === 'item') return itemGrant(user, action, resource ?? {});
+  if (grant === 'recipient') return !!resource?.recipientIds?.includes(user.id);
   return grant === 'own' && !!resource?.ownerId && resource.ownerId === user.id;
 }
 

@@ -166,3 +166,5 @@ export { disableTwoFactor, enableTwoFactor, startTwoFactorSetup, twoFactorState 
 export type { TwoFactorState } from './two-factor';
 export { twoFactorCodeSchema } from './schemas';
 export { generateToken, hashToken } from './tokens';
+export { BEARER_INVALID, bearerOf, findTokenUser, type TokenUser } from './bearer';
+export { SETUP_REQUIRED_MESSAGE } from './two-factor-gate';

@@ -9,6 +9,7 @@ import { showPageToast, showToast, type ToastDetail } from './toast';
 import { initGlobalSearch } from './search';
 import { initHtmxErrors } from './htmx-errors';
 import './forms'; // show/hide password toggles (accounts)
+import { initOfflinePack } from '../offline/browser';
 
 type Unmount = () => void;
 type IslandModule = { default: (el: HTMLElement, props: object, prefix: string, clientOnly: boolean) => Unmount };
@@ -92,6 +93,7 @@ function start(): void {
   initShell();
   initGlobalSearch();
   initHtmxErrors();
+  initOfflinePack();
   document.body.addEventListener('showToast', (e) => showToast((e as CustomEvent<ToastDetail>).detail));
   showPageToast();
   if (window.htmx) {

@@ -38,11 +38,15 @@ export function serverMessage(xhr: XMLHttpRequest): string | null {
 const ownText = (elt: EventTarget | null): string | null =>
   plain(elt instanceof Element ? elt.closest<HTMLElement>('[data-error-toast]')?.dataset.errorToast : null);
 
-/** A 4xx explains itself; a 5xx message is our generic one, so the action's own words say more. */
+/**
+ * A 4xx explains itself; a 5xx message is our generic one, so the action's own words say more. The offline pack's
+ * worker (X-Offline) answers a write made without a connection: its words say why.
+ */
 export function errorText(xhr: XMLHttpRequest, elt: EventTarget | null): string {
   const server = serverMessage(xhr);
   const own = ownText(elt);
-  return (xhr.status < 500 ? (server ?? own) : (own ?? server)) ?? GENERIC_ERROR;
+  const serverFirst = xhr.status < 500 || xhr.getResponseHeader('X-Offline') === '1';
+  return (serverFirst ? (server ?? own) : (own ?? server)) ?? GENERIC_ERROR;
 }
 
 /** Listens for htmx's responseError (an answer it would not swap) and sendError (no answer at all). */

@@ -11,7 +11,7 @@ const NUL = /\u0000/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why PostgreSQL could not store this text, or null. */
-function unstorable(text: string): string | null {
+export function unstorable(text: string): string | null {
   if (NUL.test(text)) return 'contains the NUL character (U+0000), which cannot be stored';
   if (LONE_SURROGATE.test(text)) return 'contains a lone surrogate (U+D800–U+DFFF), which is not valid Unicode';
   return null;

@@ -1,7 +1,8 @@
 import { secureHeaders } from 'hono/secure-headers';
 
 /**
- * CSP: scripts only from us and never inline; no framing; images from us and inline data.
+ * CSP: scripts only from us and never inline; no framing; images from us and inline data; the service worker
+ * (/sw.js) and the web app manifest from us.
  * A response that sets a header itself keeps it (overwrite: false): /objects/:id sends a stricter sandbox CSP.
  */
 export const appSecureHeaders = () =>
@@ -13,6 +14,8 @@ export const appSecureHeaders = () =>
       imgSrc: ["'self'", 'data:', 'blob:'],
       connectSrc: ["'self'"],
       fontSrc: ["'self'", 'data:'],
+      workerSrc: ["'self'"],
+      manifestSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],

@@ -15,6 +15,8 @@ export interface JobRow {
   scheduleText: string | null;
   enabled: boolean;
   lastRun: JobRun | null;
+  /** The newest tick skipped because the previous run was still going, when newer than lastRun's start. */
+  lastSkipped: JobRun | null;
   nextRun: Date | null;
 }
 
@@ -29,10 +31,8 @@ export function jobsMode(config: Config): JobsMode {
  * disabled or JOBS=off on PGlite).
  */
 export async function jobsOverview(db: Db, config: Config, timeZone: string): Promise<JobRow[]> {
-  const runs = await latestRuns(
-    db,
-    allJobs.map((j) => j.name),
-  );
+  const names = allJobs.map((j) => j.name);
+  const [runs, skips] = await Promise.all([latestRuns(db, names), latestRuns(db, names, true)]);
   const mode = jobsMode(config);
   return allJobs.map((job) => {
     const schedule = job.schedule(config);
@@ -45,10 +45,14 @@ export async function jobsOverview(db: Db, config: Config, timeZone: string): Pr
       scheduleText: enabled ? scheduleTextIn(schedule, next, timeZone) : null,
       enabled,
       lastRun: runs.get(job.name) ?? null,
+      lastSkipped: newerSkip(skips.get(job.name), runs.get(job.name)),
       nextRun: mode !== 'off' ? next : null,
     };
   });
 }
+
+const newerSkip = (skip: JobRun | undefined, run: JobRun | undefined) =>
+  skip && (!run || skip.startedAt > run.startedAt) ? skip : null;
 
 /** The title of a job by name. */
 export const jobTitle = (name: string) => allJobs.find((j) => j.name === name)?.title ?? name;

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobRuns, mailOutbox } from '../db/schema';
 
@@ -26,6 +26,28 @@ export async function finishJobRun(db: Db, id: string, result: FinishedResult, m
     .where(eq(jobRuns.id, id));
 }
 
+/** Records a tick that did not run (the previous run still going): a 'skipped' run with its reason. */
+export async function recordSkippedRun(db: Db, job: string, message: string): Promise<void> {
+  await db.insert(jobRuns).values({
+    job,
+    result: 'skipped',
+    message: message.slice(0, MESSAGE_LIMIT),
+    finishedAt: sql`now()`,
+    durationMs: 0,
+  });
+}
+
+/** The newest run of this job still marked running that started before `before` (a previous slot's run). */
+export async function runningSince(db: Db, job: string, before: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({ startedAt: jobRuns.startedAt })
+    .from(jobRuns)
+    .where(and(eq(jobRuns.job, job), eq(jobRuns.result, 'running'), lt(jobRuns.startedAt, before)))
+    .orderBy(desc(jobRuns.startedAt))
+    .limit(1);
+  return row?.startedAt ?? null;
+}
+
 /** True when a run of this job (not skipped) started at or after `since`: a slot another worker already took. */
 export async function hasRunSince(db: Db, job: string, since: Date): Promise<boolean> {
   const [row] = await db
@@ -36,13 +58,13 @@ export async function hasRunSince(db: Db, job: string, since: Date): Promise<boo
   return !!row;
 }
 
-/** The newest run of each named job (running ones included). */
-export async function latestRuns(db: Db, jobs: string[]): Promise<Map<string, JobRun>> {
+/** The newest run of each named job (running ones included), skipped ticks apart (`skipped`: only those). */
+export async function latestRuns(db: Db, jobs: string[], skipped = false): Promise<Map<string, JobRun>> {
   if (jobs.length === 0) return new Map();
   const rows = await db
     .selectDistinctOn([jobRuns.job])
     .from(jobRuns)
-    .where(inArray(jobRuns.job, jobs))
+    .where(and(inArray(jobRuns.job, jobs), skipped ? eq(jobRuns.result, 'skipped') : ne(jobRuns.result, 'skipped')))
     .orderBy(jobRuns.job, desc(jobRuns.startedAt));
   return new Map(rows.map((r) => [r.job, r]));
 }
@@ -64,6 +86,29 @@ export async function closeAbandonedRuns(db: Db, job: string): Promise<void> {
     .update(jobRuns)
     .set({ result: 'error', message: 'Abandoned: the worker stopped before the run finished.', finishedAt: sql`now()` })
     .where(and(eq(jobRuns.job, job), eq(jobRuns.result, 'running')));
+}
+
+/**
+ * Marks runs of a shared job (no lock tells whether a worker still runs them) left 'running' for longer than
+ * `olderThanMs` as errors: their worker was killed. Any worker's next run does it.
+ */
+export async function closeStaleRuns(db: Db, job: string, olderThanMs: number): Promise<number> {
+  const closed = await db
+    .update(jobRuns)
+    .set({
+      result: 'error',
+      message: 'Abandoned: the worker stopped before the run finished (no result after the longest a run takes).',
+      finishedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(jobRuns.job, job),
+        eq(jobRuns.result, 'running'),
+        sql`${jobRuns.startedAt} < now() - make_interval(secs => ${olderThanMs / 1000})`,
+      ),
+    )
+    .returning({ id: jobRuns.id });
+  return closed.length;
 }
 
 export interface FailedMail {

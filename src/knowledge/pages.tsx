@@ -39,6 +39,7 @@ async function listPage(c: Context<AppEnv>, space: Space) {
       replaceUrl={cleaned}
       admin={can(c.var.user, 'knowledge.restore')}
       canWrite={can(c.var.user, 'content.write')}
+      canImport={can(c.var.user, 'data.import')}
     />
   );
   return c.render(page, { title: heading.title, subtitle: heading.subtitle });

@@ -10,6 +10,7 @@ import { reviewPanelFor } from '../reviews/commands';
 import { itemHref, SPACES } from './shared';
 import { ReadPage, type ReadPageProps } from './views/ReadPage';
 import { listUrlIn } from './views/urls';
+import { offlineStateOf } from '../offline/service';
 
 /** A uuid in a route pattern: `/knowledge-base/new` and `/knowledge-base/deleted` are other pages. */
 const ID = ':id{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}}';
@@ -44,6 +45,7 @@ async function readPage(c: Context<AppEnv>, space: Space) {
     comments: { threads: await pageThreads(db, user, read.item), script: c.var.deps.assets.scripts?.comments },
     review,
     serversPollMs: c.var.deps.config.serversPanelPollMs,
+    offline: await offlineStateOf(db, user.id, read.item.id),
   };
   c.header('Link', `<${canonical}>; rel="canonical"`);
   c.header('Vary', 'Referer');

@@ -26,6 +26,8 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
   const canWrite = can(c.var.user, 'content.write');
   // A list does not look up the reader's shares: an item shared with them for writing shows no delete here.
   const canEdit = (item: Item) => can(c.var.user, 'item.write', { ...item, share: null });
+  // Admins export what the filters show (issue 25): swapped with the results, so it always carries the current ones.
+  const exportHref = can(c.var.user, 'data.export') ? exportUrl(space, state) : undefined;
   const Empty = EMPTY_STATES[space];
   const empty = <Empty filtering={isFiltering(state)} canWrite={canWrite} />;
   if (state.view === 'category') {
@@ -57,6 +59,7 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
         showType
         canWrite={canWrite}
         canEdit={canEdit}
+        exportHref={exportHref}
       />
     );
   }
@@ -77,6 +80,7 @@ export async function renderResults(c: Context<AppEnv>, space: Space, state: Lis
       showType={hasKinds}
       canWrite={canWrite}
       canEdit={canEdit}
+      exportHref={exportHref}
     />
   );
 }
@@ -103,4 +107,12 @@ export function readState(query: Record<string, string>, space: Space): ListStat
     review: parsed.review,
     limit: Number.isInteger(limit) && limit > 0 ? Math.min(limit, 1000) : undefined,
   };
+}
+
+/** The whole-space export of a list state (GET /api/export, src/exports): the list's filters, not its view. */
+function exportUrl(space: Space, s: ListState): string {
+  const params = new URLSearchParams({ space });
+  for (const [k, v] of Object.entries({ q: s.q, type: s.type, category: s.category, review: s.review }))
+    if (v) params.set(k, v);
+  return `/api/export?${params}`;
 }

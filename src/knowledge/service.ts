@@ -10,14 +10,14 @@ import { getItem, lockRow, writeVersion } from './items';
 import { reviewColumnsOnCreate, reviewColumnsOnUpdate, reviewFlagged, reviewOverdue } from './review-dates';
 import { describeChanges } from './versions';
 import { itemSaved, watchItem } from './watchers';
-import { authorColumns, itemColumns, toItem } from './rows';
-import type { DocumentInput, Item, KbType, Space } from './schemas';
+import { authorColumns, itemColumns, ownerColumns, owners, toItem } from './rows';
+import { documentInput, type DocumentInput, type Item, type KbType, type Space } from './schemas';
 import { EDITABLE_FIELDS, ITEM_TYPES, pick, SPACES, specialTemplateTypes } from './shared';
 import { savedRevisionState } from '../reviews/service';
 import { clearReviewFlags, retypeItemLinks, setItemServers } from '../runbooks/service';
 
 export { getItem, isUuid, itemFor } from './items';
-export { readItem } from './reading';
+export { readItem, type ReadableItem } from './reading';
 export { withServerLinks, withServerLinksMany } from './linked-servers';
 export { listVersions, restoreVersion } from './versions';
 export { markReviewed, mayMarkReviewed } from './review-dates';
@@ -33,8 +33,10 @@ export {
   whoMayRead,
 } from './watchers';
 export { readableBy } from './access';
-export { hasNewerDraft, lockItem, publishRevision, publishedView, setItemState } from './revisions';
+export { queueItemEvent } from './webhook-events';
+export { hasNewerDraft, lockItem, publishRevision, publishedView, readerRevision, setItemState } from './revisions';
 import { hasNewerDraft, publishedViews } from './revisions';
+import { queueItemEvent } from './webhook-events';
 
 export interface ListFilters {
   q?: string;
@@ -66,7 +68,14 @@ async function recordItemEvent(
   tx: Db,
   space: Space,
   verb: 'create' | 'update',
-  row: { id: string; title: string; version: number; state: string },
+  row: {
+    id: string;
+    title: string;
+    version: number;
+    state: string;
+    visibility: string;
+    publishedVersion: number | null;
+  },
   actorId: string | null,
   wasPublished = false,
 ) {
@@ -76,9 +85,11 @@ async function recordItemEvent(
     action: `${SPACES[space].audit.action}.${verb}`,
     details: { title: row.title, version: row.version, state: row.state },
   });
+  await queueItemEvent(tx, verb === 'create' ? 'item.created' : 'item.updated', space, row, actorId);
   // The Published switch published it (a type that needs no approval): the one publish event, as a review's is.
   if (row.state === 'published' && !wasPublished) {
     await recordAudit(tx, { ...entity, action: 'item.published', details: { version: row.version } });
+    await queueItemEvent(tx, 'item.published', space, row, actorId);
   }
 }
 
@@ -199,6 +210,43 @@ export async function listItems(db: Db, space: Space, filters: ListFilters = {})
   // Readers see an item's published revision while a newer one waits for review (the editor opens the newest).
   const items = await publishedViews(db, rows.map(toItem));
   return filters.summary ? items.map((i) => ({ ...i, content: '', formModel: null })) : items;
+}
+
+/** Where a keyset walk of a space stands: the last item's creation time (as PostgreSQL wrote it, to the microsecond) and id. */
+export type ItemCursor = { at: string; id: string };
+
+/**
+ * One keyset page of the live items matching the list filters, oldest first, with author and owner, as readers see
+ * them (published revisions): the whole-space export walks a space with it, `limit` items in memory at a time.
+ */
+export async function itemsAfter(
+  db: Db,
+  space: Space,
+  filters: ListFilters,
+  after: ItemCursor | null,
+  limit: number,
+): Promise<{ items: Item[]; next: ItemCursor | null }> {
+  const at = sql<string>`${documents.createdAt}::text`;
+  const rows = await db
+    .select({ ...itemColumns, ...authorColumns, ...ownerColumns, cursorAt: at })
+    .from(documents)
+    .leftJoin(users, eq(users.id, documents.authorId))
+    .leftJoin(owners, eq(owners.id, documents.ownerId))
+    .where(
+      and(
+        filterWhere(space, filters),
+        after
+          ? sql`${documents.createdAt} >= ${after.at}::timestamptz and (${documents.createdAt}, ${documents.id}) > (${after.at}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(documents.createdAt, documents.id)
+    .limit(limit);
+  const last = rows.at(-1);
+  return {
+    items: await publishedViews(db, rows.map(toItem)),
+    next: rows.length === limit && last ? { at: last.cursorAt, id: last.id } : null,
+  };
 }
 
 /** Id, title and category of the newest live items matching the filters (the category view's tree). */
@@ -323,10 +371,36 @@ export async function deleteItem(db: Db, space: Space, id: string, actorId: stri
       entityId: id,
       details: { title: row.title, version: row.version },
     });
+    await queueItemEvent(tx, 'item.deleted', space, row, actorId);
   });
 }
 
 /** The newest knowledge items this viewer may read, with their authors. */
 export async function recentKnowledge(db: Db, limit: number, viewer: Actor): Promise<Item[]> {
   return listItems(db, 'knowledge', { limit: Math.min(Math.max(1, limit), 50), viewer });
+}
+
+/** An item input checked as the API checks it: the parsed input, or the first problem in words (the import's files). */
+export function checkItemInput(input: unknown): { input: DocumentInput; problem?: undefined } | { problem: string } {
+  const parsed = documentInput.safeParse(input);
+  return parsed.success ? { input: parsed.data } : { problem: parsed.error.issues[0].message };
+}
+
+/**
+ * Which of these titles name a live item of the space that `viewer` may read, compared trimmed and without case
+ * (by the database's lower()); answers the titles as given.
+ */
+export async function existingTitles(db: Db, space: Space, titles: string[], viewer: Actor): Promise<Set<string>> {
+  if (titles.length === 0) return new Set();
+  const list = sql.join(
+    [...new Set(titles)].map((t) => sql`(${t}::text)`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ title: string }>(
+    db,
+    sql`select distinct v.t as title from (values ${list}) as v(t)
+        join documents on lower(btrim(documents.title)) = lower(btrim(v.t))
+        where documents.space = ${space} and documents.deleted_at is null and ${readableBy(viewer)}`,
+  );
+  return new Set(rows.map((r) => r.title));
 }

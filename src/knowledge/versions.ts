@@ -11,6 +11,7 @@ import type { Item, Space, VersionItem } from './schemas';
 import { SPACES } from './shared';
 import { hasNewerDraft, mayOpenDraft } from './revisions';
 import { itemSaved } from './watchers';
+import { queueItemEvent } from './webhook-events';
 import { reviewsByVersion, savedRevisionState } from '../reviews/service';
 import { clearReviewFlags } from '../runbooks/service';
 
@@ -158,6 +159,8 @@ export async function restoreVersion(
       entityId: id,
       details: { title: source.title, fromVersion: source.version, version: row.version },
     });
+    // A restore is a save (an undelete brings the item back): an update to those who follow items by webhook.
+    await queueItemEvent(tx, current.deletedAt ? 'item.created' : 'item.updated', space, row, actorId);
     if (current.deletedAt) {
       await recordAudit(tx, {
         actorId,

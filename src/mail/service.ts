@@ -4,3 +4,6 @@
  */
 export { enqueueMail } from './outbox';
 export * from './templates';
+/** Listening for NOTIFY (PGlite or PostgreSQL) and runs started by kicks: other outboxes send after commit too. */
+export { listenTo } from './channel';
+export { coalescedRun } from './kick';

@@ -144,10 +144,18 @@ export interface ServerChangeLine {
   /** When the check saw it, already written in the reader's timezone. */
   when: string;
   url: string;
+  /** Flapping: announced once when it starts, and once with the status it settled on. */
+  flapping?: 'started' | 'settled';
 }
 
 function changeText(c: ServerChangeLine): string {
-  const what = c.to === 'offline' ? 'went offline' : 'is back online';
+  const changed = c.to === 'offline' ? 'went offline' : 'is back online';
+  const what =
+    c.flapping === 'started'
+      ? `is flapping (now ${c.to}; further changes this hour are not announced)`
+      : c.flapping === 'settled'
+        ? `stopped flapping and is ${c.to}`
+        : changed;
   const warning = c.to === 'warning' ? ' (warning: cpu, memory or disk at 90% or more)' : '';
   return `${c.name} (${c.address ?? 'no address'}, ${c.environment}) ${what} at ${c.when}${warning}`;
 }

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { publicRoute } from '../auth/policy';
 import { badRequest, conflict } from '../http/errors';
 import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
@@ -15,16 +12,12 @@ export function isPushService(endpoint: string, hosts: string[]): boolean {
   return hosts.some((h) => host === h || host.endsWith(`.${h}`));
 }
 
-/** The service worker: at the site root, so its scope is the whole app (a click may open any page). */
-const serviceWorker = readFileSync(path.resolve(import.meta.dirname, '../../static/sw.js'), 'utf8');
-
-/** GET /sw.js and the browser's push subscription: POST stores it and turns Push on, DELETE turns Push off. */
+/**
+ * The browser's push subscription: POST stores it and turns Push on, DELETE turns Push off. The service worker whose
+ * handlers show the pushes (static/sw.js) is served at /sw.js with the offline pack's (src/offline/worker-route.ts).
+ */
 export function notificationRoutes() {
   const app = new Hono<AppEnv>();
-  app.get('/sw.js', publicRoute(), (c) =>
-    c.body(serviceWorker, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }),
-  );
-
   app.use('/api/notifications/*', requireUser());
   app.post('/api/notifications/push-subscription', validate('json', pushSubscriptionInput), async (c) => {
     if (!c.var.deps.config.push) {

@@ -24,17 +24,27 @@ export interface PushMessage {
 const isGone = (err: unknown) =>
   err instanceof webpush.WebPushError && (err.statusCode === 404 || err.statusCode === 410);
 
+/** Connection errors raised before any request byte left (nothing can have reached the push service). */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** A failure known not to have delivered: no connection, or the service answered that it did not take it. */
+const notDelivered = (err: unknown) =>
+  err instanceof webpush.WebPushError
+    ? err.statusCode === 408 || err.statusCode === 429 || err.statusCode >= 500
+    : NOT_CONNECTED.has((err as NodeJS.ErrnoException)?.code ?? '');
+
 /**
  * Sends the message to each subscription as an encrypted Web Push request (aes128gcm, VAPID-signed).
- * Returns how many push services accepted it and the endpoints that are gone; other failures are logged.
+ * Returns how many push services accepted it, the endpoints that are gone, and how many failures are known not to
+ * have delivered it (safe to retry: a timeout or a reset after sending may have); other failures are logged.
  */
 export async function sendPushes(
   vapid: VapidConfig,
   targets: PushTarget[],
   message: PushMessage,
   logger: Logger,
-): Promise<{ sent: number; gone: string[] }> {
-  const result = { sent: 0, gone: [] as string[] };
+): Promise<{ sent: number; gone: string[]; notDelivered: number }> {
+  const result = { sent: 0, gone: [] as string[], notDelivered: 0 };
   const payload = JSON.stringify(message);
   await Promise.all(
     targets.map(async (t) => {
@@ -49,7 +59,8 @@ export async function sendPushes(
         result.sent++;
       } catch (err) {
         if (isGone(err)) result.gone.push(t.endpoint);
-        else logger.warn({ err, endpoint: new URL(t.endpoint).origin }, 'web push failed');
+        else if (notDelivered(err)) result.notDelivered++;
+        if (!isGone(err)) logger.warn({ err, endpoint: new URL(t.endpoint).origin }, 'web push failed');
       }
     }),
   );

@@ -76,7 +76,10 @@ export async function queueServerStatusMails(db: Db, appUrl: string, changes: St
 function statusPush(appUrl: string, changes: StatusChange[]): PushMessage {
   const lines = changes
     .slice(0, 5)
-    .map((c) => `${c.name} (${c.environment}): ${c.to === 'offline' ? 'offline' : 'back online'}`);
+    .map(
+      (c) =>
+        `${c.name} (${c.environment}): ${c.flapping === 'started' ? 'flapping' : c.to === 'offline' ? 'offline' : 'back online'}`,
+    );
   if (changes.length > 5) lines.push(`and ${changes.length - 5} more`);
   const url = changes.length === 1 ? serverUrl(appUrl, changes[0]) : `${appUrl}/infrastructure`;
   return { title: `Ops Hub: ${statusHeadline(changes)}`, body: lines.join('\n'), url, tag: 'server-status' };
@@ -94,6 +97,27 @@ export async function pushServerStatus(deps: NotifyDeps, changes: StatusChange[]
   const { sent, gone } = await sendPushes(vapid, targets, statusPush(deps.config.appUrl, changes), deps.logger);
   for (const endpoint of gone) await deps.db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint));
   return sent;
+}
+
+/**
+ * Pushes one message to every browser the user subscribed, whatever their Push switch says (an alert rule naming
+ * them is an explicit subscription; turning Push off forgets their browsers anyway). Gone subscriptions are deleted.
+ */
+export async function pushToUser(
+  deps: NotifyDeps,
+  userId: string,
+  message: PushMessage,
+): Promise<{ targets: number; sent: number; notDelivered: number }> {
+  const vapid = deps.config.push;
+  if (!vapid) return { targets: 0, sent: 0, notDelivered: 0 };
+  const targets = await deps.db
+    .select({ endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId));
+  if (!targets.length) return { targets: 0, sent: 0, notDelivered: 0 };
+  const { sent, gone, notDelivered } = await sendPushes(vapid, targets, message, deps.logger);
+  for (const endpoint of gone) await deps.db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint));
+  return { targets: targets.length, sent, notDelivered };
 }
 
 /** Where a security-relevant request came from, when known. */
@@ -178,3 +202,4 @@ export async function unsubscribePush(db: Db, userId: string): Promise<void> {
 export { pushScriptUrl } from './assets';
 export { listNotifications, markRead, notifyUsers, openNotification, UNREAD_CAP, unreadCount } from './inbox';
 export type { InboxNotification, NewNotification } from './inbox';
+export type { PushMessage } from './push';

@@ -7,7 +7,7 @@ import { allow, publicRoute } from '../auth/policy';
 import { forbidden, notFound, tooLarge, unsupportedMedia } from '../http/errors';
 import { validate } from '../http/validate';
 import { isUuid } from '../knowledge/service';
-import { getObject, saveObject, setVisibility } from './service';
+import { getObject, maySeeObject, saveObject, setVisibility } from './service';
 import { signUploadUrl, verifyUploadUrl } from './signing';
 import { declaredTypeMatches, sniffImage } from './sniff';
 
@@ -74,7 +74,7 @@ export function objectRoutes() {
   app.get('/objects/:id', publicRoute(), async (c) => {
     const id = c.req.param('id');
     const object = isUuid(id) ? await getObject(c.var.deps.db, id) : null;
-    if (!object || (object.visibility === 'private' && !c.var.user)) throw notFound('Image not found.');
+    if (!object || !maySeeObject(object, c.var.user)) throw notFound('Image not found.');
     c.header('Content-Type', object.contentType);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Content-Disposition', 'inline');

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
 import { authorize, type Actor } from '../auth/policy';
@@ -31,6 +31,20 @@ export async function saveObject(
     .values({ id, ownerId, contentType: type, size: data.byteLength, data: Buffer.from(data), visibility: 'private' });
 }
 
+/** Stores an image under an id of the caller's choosing unless that id is stored already (an import stores each image once). */
+export async function saveObjectOnce(
+  db: Db,
+  id: string,
+  ownerId: string,
+  type: ImageType,
+  data: Uint8Array,
+): Promise<void> {
+  await db
+    .insert(objects)
+    .values({ id, ownerId, contentType: type, size: data.byteLength, data: Buffer.from(data), visibility: 'private' })
+    .onConflictDoNothing({ target: objects.id });
+}
+
 /** Sets who may see an object (policy: image.visibility, its owner or an admin). Returns its serving path. */
 export async function setVisibility(db: Db, id: string, visibility: Visibility, actor: Actor): Promise<string> {
   const [row] = await db.select({ ownerId: objects.ownerId }).from(objects).where(eq(objects.id, id));
@@ -51,5 +65,28 @@ export async function getObject(db: Db, id: string): Promise<StoredObject | null
   return (row as StoredObject | undefined) ?? null;
 }
 
+/** What an object is, without its bytes. */
+export type ObjectInfo = Pick<StoredObject, 'id' | 'contentType' | 'size' | 'visibility' | 'ownerId'>;
+
+/** The objects of these ids that exist, without their bytes (one query). */
+export async function objectInfos(db: Db, ids: string[]): Promise<ObjectInfo[]> {
+  if (!ids.length) return [];
+  return (await db
+    .select({
+      id: objects.id,
+      contentType: objects.contentType,
+      size: objects.size,
+      visibility: objects.visibility,
+      ownerId: objects.ownerId,
+    })
+    .from(objects)
+    .where(inArray(objects.id, ids))) as ObjectInfo[];
+}
+
+/** May `viewer` see the object (as GET /objects/{id} serves it): a public one anyone, a private one anyone signed in. */
+export const maySeeObject = (object: Pick<StoredObject, 'visibility'>, viewer: Actor) =>
+  object.visibility === 'public' || !!viewer;
+
 /** What an upload's bytes are (by magic bytes, never by its name or declared type). */
 export { sniffImage } from './sniff';
+export type { ImageType } from './sniff';

@@ -156,6 +156,33 @@ function fleetSections(report: HealthReport, when: When): ReportSection[] {
       noun: 'server',
     },
     {
+      id: 'uptime',
+      title: 'Uptime over 30 days by environment',
+      head: ['Environment', 'Uptime', 'SLA target', 'Servers below target'],
+      rows: report.uptime.map((u) => [
+        cap(u.environment),
+        u.uptime30d === null ? 'No checks' : `${u.uptime30d.toFixed(3)}%`,
+        u.target === null ? 'None' : `${u.target}%`,
+        u.target === null ? '—' : String(u.missed),
+      ]),
+      empty: 'No environments.',
+      noun: 'environment',
+    },
+    {
+      id: 'sla-missed',
+      title: 'Servers that missed their SLA (30 days)',
+      head: ['Server', 'Environment', 'Uptime', 'SLA target'],
+      rows: report.slaMissed.rows.map((s) => [
+        serverCell(s),
+        s.environment,
+        `${s.uptime30d.toFixed(3)}%`,
+        `${s.target}%`,
+      ]),
+      empty: 'No server missed its SLA target.',
+      noun: 'server',
+      total: report.slaMissed.total,
+    },
+    {
       id: 'stale-metrics',
       title: 'Stale metrics (reachable, no metrics for over an hour)',
       head: ['Server', 'Environment', 'Status', 'Metrics updated'],

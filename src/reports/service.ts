@@ -16,6 +16,7 @@ import {
   withoutRunbook,
 } from './fleet';
 import type { FleetReport, HealthReport } from './types';
+import { slaMissed, uptimeByEnvironment } from './uptime';
 
 export { DOCUMENT_ROWS } from './documents';
 export { HIGH_USAGE_PERCENT, OFFLINE_LONG_MS, SERVER_ROWS, STALE_METRICS_MS } from './fleet';
@@ -50,6 +51,8 @@ export async function buildFleetReport(db: Db, opts: ReportScope = {}): Promise<
     highUsage: await highUsage(db, team),
     staleMetrics: await staleMetrics(db, now, team),
     withoutRunbook: await withoutRunbook(db, team),
+    uptime: await uptimeByEnvironment(db, now, team),
+    slaMissed: await slaMissed(db, team),
   };
 }
 

@@ -28,6 +28,20 @@ export interface UnlinkedServer extends ServerRef {
   teamOwner: string | null;
 }
 
+/** An environment's 30-day availability against its SLA target. */
+export interface EnvironmentUptime {
+  environment: Environment;
+  /** Percent of its servers' checks that found them up (maintenance not counted); null without checks. */
+  uptime30d: number | null;
+  target: number | null;
+  /** Servers whose own 30-day uptime is below the target. */
+  missed: number;
+}
+export interface SlaMissedServer extends ServerRef {
+  uptime30d: number;
+  target: number;
+}
+
 /** A capped list and how many rows it has in all. */
 export interface Capped<T> {
   rows: T[];
@@ -75,6 +89,10 @@ export interface FleetReport {
   staleMetrics: StaleServer[];
   /** Servers no live document is linked to. */
   withoutRunbook: Capped<UnlinkedServer>;
+  /** 30-day availability per environment and its SLA target. */
+  uptime: EnvironmentUptime[];
+  /** Servers below their environment's SLA target over 30 days. */
+  slaMissed: Capped<SlaMissedServer>;
 }
 
 /** The parts that depend on who reads the report: only documents they may read. */

@@ -13,6 +13,7 @@ import {
   itemFor,
   lockItem,
   publishRevision,
+  queueItemEvent,
   readingWatchers,
   setItemState,
   whoMayRead,
@@ -241,6 +242,7 @@ async function publishWhenApproved(db: Db, space: Space, row: Row, actorId: stri
     entityId: row.id,
     details: { version: after.version, reviewedVersion: row.version, approvedBy: approvers },
   });
+  await queueItemEvent(db, 'item.published', space, after, actorId);
   await tellDecision(
     db,
     space,

@@ -1,6 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
-import { badRequest, forbidden, unauthorized } from '../http/errors';
+import { badRequest, forbidden, unauthorized, zodErrorBody } from '../http/errors';
 import { allow, authorize, customGuard } from '../auth/policy';
 import { requireUser } from '../auth/policy';
 import { validate } from '../http/validate';
@@ -8,6 +8,8 @@ import { checkNewServer, checkServer, deleteServer, updateServer, type ServerAct
 import { displayNameOf } from '../auth/service';
 import { buildDocumentFor } from '../runbooks/service';
 import { cachedServerList } from './list-cache';
+import { serverPage } from './list-page';
+import { asksForPage, serverPageQuery } from './list-query';
 import { documentLinkInput, metricsInput, serverFilters, serverInput, tokenInput, type MetricsInput } from './schemas';
 import {
   createServer,
@@ -94,8 +96,16 @@ function serversApi() {
     return c.json(await updateMetrics(c.var.deps.db, c.req.param('id'), input, actor(c)));
   });
   app.use('*', requireUser());
-  app.get('/', validate('query', serverFilters), async (c) => {
-    const filters = c.req.valid('query');
+  // ?page=, ?pageSize=, ?sort= or ?columns=: one page; GET /api/servers alone still answers the whole array.
+  app.get('/', async (c) => {
+    const raw = c.req.query();
+    if (asksForPage(raw)) {
+      const query = serverPageQuery.safeParse(raw);
+      if (!query.success) return c.json(zodErrorBody(query.error), 400);
+      return c.json(await serverPage(c.var.deps.db, query.data));
+    }
+    // The unpaged list ignores a filter value it does not know (serverFilters catches each), as it always did.
+    const filters = serverFilters.parse(raw);
     if (filters.q || filters.environment || filters.status || filters.limit)
       return c.json(await listServers(c.var.deps.db, filters));
     return sendServerList(c);

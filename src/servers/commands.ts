@@ -1,17 +1,21 @@
 import { pushServerStatus, queueServerStatusMails, type NotifyDeps } from '../notifications/service';
 import { AppError } from '../http/errors';
+import { recordAlertChanges } from '../alerts/service';
+import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { changedBy, flagServerChange, flagServerDeletion } from '../runbooks/service';
-import { checkAllServers, claimUnannouncedChanges, probeServer, type CheckAllSummary } from './health';
+import { claimUnannouncedChanges, probeServer } from './health';
+import { newWorkerId, type RoundFigures, type RoundShare, roundFigures, roundForHand, runRoundShare } from './round';
 import { type CheckedServer, firstCheckPending, type Server, type ServerInput } from './schemas';
 import { deleteServerInTx, lockServer, updateServerInTx } from './service';
+import { queueAnnouncedChanges } from './webhook-events';
 
 /*
  * Health checks as one command each: probe, store (one transaction per server, with the change marked
  * unannounced), announce. The scheduled round, Run Health Check and a server's Check now all come here.
  */
 
-export type CheckDeps = NotifyDeps;
+export type CheckDeps = NotifyDeps & { config: NotifyDeps['config'] & Pick<Config, 'health'> };
 
 export interface Announced {
   /** Changes announced (went offline or came back). */
@@ -30,6 +34,8 @@ export interface Announced {
 export async function announceStatusChanges(deps: NotifyDeps): Promise<Announced> {
   const { changes, emails } = await deps.db.transaction(async (tx) => {
     const changes = await claimUnannouncedChanges(tx);
+    await recordAlertChanges(tx, changes);
+    await queueAnnouncedChanges(tx, changes);
     return { changes, emails: await queueServerStatusMails(tx, deps.config.appUrl, changes) };
   });
   const pushes = await pushServerStatus(deps, changes);
@@ -41,7 +47,7 @@ export async function announceStatusChanges(deps: NotifyDeps): Promise<Announced
  * Answers the server as stored and what the probe found (check null: in maintenance, not probed).
  */
 export async function checkServer(deps: CheckDeps, serverId: string, actorId: string | null): Promise<CheckedServer> {
-  const { server, check } = await probeServer(deps.db, serverId, { actorId });
+  const { server, check } = await probeServer(deps.db, deps.config, serverId, { actorId });
   await announceStatusChanges(deps);
   return { ...server, check };
 }
@@ -82,17 +88,35 @@ export async function checkNewServer(
   }
 }
 
+/** This process's worker id when a round is started by hand (Run Health Check). */
+let handWorkerId: string | undefined;
+
 /**
- * A round over every server not in maintenance (20 probes at a time), then the announcement. An aborted
- * `signal` (shutdown) ends the round early; what it found is announced all the same.
+ * This worker's share of a round (every server not in maintenance when it is the only worker), then the
+ * announcement. A scheduled share (`slotAt`) waits for the servers other workers still hold. Without a slot (Run
+ * Health Check, "Run now") the share joins the latest round while it has servers due or claimed (`joined`), else
+ * starts a new round now. An aborted `signal` (shutdown) ends the share early; what it found is announced all the same.
  */
 export async function checkAll(
   deps: CheckDeps,
-  opts: { signal?: AbortSignal } = {},
-): Promise<CheckAllSummary & { announced: Announced }> {
-  const round = await checkAllServers(deps.db, { concurrency: 20, signal: opts.signal });
+  opts: { signal?: AbortSignal; slotAt?: Date; workerId?: string } = {},
+): Promise<RoundShare & { announced: Announced; joined: boolean; found: RoundFigures }> {
+  handWorkerId ??= newWorkerId();
+  const scheduled = opts.slotAt !== undefined;
+  const { slotAt, joined } = scheduled ? { slotAt: opts.slotAt!, joined: false } : await roundForHand(deps.db);
+  const round = await runRoundShare(deps, {
+    slotAt,
+    workerId: opts.workerId ?? handWorkerId,
+    signal: opts.signal,
+    waitForOthers: scheduled,
+  });
   const announced = await announceStatusChanges(deps);
-  return { ...round, announced };
+  // Joined a round others work on: what the whole round found so far, not only this share's part.
+  const found =
+    joined || round.joinedNewer
+      ? await roundFigures(deps.db, round.slotAt)
+      : { checked: round.checked, online: round.online, warning: round.warning, offline: round.offline };
+  return { ...round, announced, joined, found };
 }
 
 /** Who changes a server: the signed-in user, and whether they came with an API token (then flags say "an agent"). */

@@ -6,7 +6,8 @@ import type { Server } from './schemas';
 import { listServers } from './service';
 
 /**
- * GET /api/servers without filters answers the whole inventory (2,000 servers ≈ 1.3 MB of JSON).
+ * GET /api/servers without filters or page parameters answers the whole inventory (2,000 servers ≈ 1.3 MB of JSON),
+ * for API clients only: the table reads pages (list-page.ts), so a round's writes never make a page rebuild this.
  * The serialised and gzipped body is kept per database and rebuilt only when the table's version
  * changes: row count plus the newest updated_at / last_health_check / metrics_updated_at /
  * status_changed_at (every write path of service.ts and health.ts moves one of them). One small

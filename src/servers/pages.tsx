@@ -1,18 +1,22 @@
+import { iconSpriteUrl } from '../ui/icons';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { AppError, notFound } from '../http/errors';
 import { checkForm, formValues } from '../http/form';
 import { allowPage, can, requirePageUser } from '../auth/policy';
 import { linkCandidates } from '../runbooks/service';
+import { boardOf } from './checks';
 import { checkServer } from './commands';
-import { firstPageIndex, matchesServer, MISSING_SERVER, SERVER_PAGE_SIZE, type ServerFilters } from './shared';
-import { cachedServerList } from './list-cache';
-import { documentLinkInput, serverFilters } from './schemas';
+import { MISSING_SERVER, SERVER_PAGE_SIZE } from './shared';
+import { serverExists, serverPage } from './list-page';
+import { pageQueryFromUrl } from './list-query';
+import { serverDetailOf } from './detail';
+import { documentLinkInput } from './schemas';
 import {
   documentCounts,
   isUuid,
   linkDocument,
-  listHealthChecks,
+  toHealthCheckEntry,
   listServerDocuments,
   requireServer,
   unlinkDocument,
@@ -26,23 +30,27 @@ const SUBTITLE = 'Monitor and manage your server infrastructure';
 /** The detail page: facts, health history, runbooks and (for editors) the "Link a document" search `q`. */
 async function renderDetail(c: Context<AppEnv>, id: string, linkError?: string) {
   const { db } = c.var.deps;
-  const server = await requireServer(db, id);
   const canWrite = can(c.var.user, 'content.write');
   const q = (c.req.query('q') ?? '').slice(0, 255);
-  const [checks, links, results] = await Promise.all([
-    listHealthChecks(db, id, 50),
+  const [detail, links, results] = await Promise.all([
+    serverDetailOf(db, id),
     listServerDocuments(db, id, c.var.user),
     canWrite ? linkCandidates(db, id, c.var.user, q) : [],
   ]);
+  if (!detail) throw notFound('Server not found.');
+  const { server, specs, rows, uptime, target } = detail;
   return c.render(
     <ServerDetail
       server={server}
-      checks={checks}
+      checks={rows.map(toHealthCheckEntry)}
+      checkBoard={boardOf(specs, rows)}
+      showCheckDetail={can(c.var.user, 'health.detail')}
       links={links}
       search={canWrite ? { q, results } : null}
       timeZone={c.var.user!.timezone}
       linkError={linkError}
       canWrite={canWrite}
+      uptime={{ uptime, target, canEditTargets: can(c.var.user, 'sla.manage') }}
     />,
     {
       title: server.name,
@@ -66,32 +74,30 @@ export function serverPages() {
 
   app.get('/infrastructure', async (c) => {
     const { db } = c.var.deps;
-    const f = serverFilters.parse(c.req.query());
-    const filters = { q: f.q ?? '', environment: f.environment ?? '', status: f.status ?? '' };
+    // Only the page shown is read: filters, sort and ?page= from the address (a value it does not know is ignored).
+    const query = { ...pageQueryFromUrl(c.req.query()), pageSize: SERVER_PAGE_SIZE, columns: undefined };
     const highlight = c.req.query('server');
-    const [{ servers }, docCounts] = await Promise.all([cachedServerList(db), documentCounts(db, c.var.user)]);
-    const highlightId = highlight && servers.some((s) => s.id === highlight) ? highlight : null;
+    const highlightId = highlight && isUuid(highlight) && (await serverExists(db, highlight)) ? highlight : null;
     // A ?server= link to a server that is not there (deleted, or a wrong id): say so, like the knowledge base's ?doc=.
     const missing = highlight !== undefined && !highlightId;
-    // Only the page shown goes into the page; the island loads the whole (cached) list after hydration.
-    const matching = servers.filter((s) => matchesServer(s, filters as ServerFilters));
-    const pageIndex = firstPageIndex(
-      matching,
-      highlightId,
-      Math.min(10_000, Number.parseInt(c.req.query('page') ?? '1', 10) || 1),
-    );
+    const [page, docCounts] = await Promise.all([
+      serverPage(db, query, { around: highlightId, clamp: true }),
+      documentCounts(db, c.var.user),
+    ]);
     return c.render(
       <InfrastructurePage
-        pageRows={matching.slice(pageIndex * SERVER_PAGE_SIZE, (pageIndex + 1) * SERVER_PAGE_SIZE)}
-        total={matching.length}
-        pageIndex={pageIndex}
+        pageRows={page.servers}
+        total={page.total}
+        pageIndex={page.page - 1}
         docCounts={docCounts}
-        filters={filters}
+        filters={{ q: query.q, environment: query.environment ?? '', status: query.status ?? '' }}
+        sort={query.sort}
         highlightId={highlightId}
         missing={missing ? { text: MISSING_SERVER, cleanUrl: withoutServerParam(c.req.url) } : null}
         openCreate={c.req.query('create') === 'server'}
         timeZone={c.var.user!.timezone}
         canWrite={can(c.var.user, 'content.write')}
+        iconSprite={iconSpriteUrl}
       />,
       { title: TITLE, subtitle: SUBTITLE },
     );

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import {
+  CHECK_FIELD_NAMES,
+  CHECK_FIELDS,
+  CHECK_KINDS,
+  type CheckField,
   ENVIRONMENTS,
   HOSTNAME,
   isIp,
   MESSAGES,
+  parseTags,
   SERVER_LIST_LIMIT,
   SERVER_STATUSES,
   TEXT_LIMITS,
@@ -42,6 +47,17 @@ export const serverInput = z.object({
     .min(1, MESSAGES.port)
     .max(65535, MESSAGES.port)
     .default(22),
+  /** A list, or comma-separated text; absent: none. */
+  tags: z
+    .union([z.array(z.string({ error: 'Each tag must be text.' })), z.string()], {
+      error: 'Tags must be a list of text or comma-separated text.',
+    })
+    .nullish()
+    .transform((value, ctx) => {
+      const { tags, error } = parseTags(value);
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+      return tags;
+    }),
 });
 export type ServerInput = z.infer<typeof serverInput>;
 
@@ -109,4 +125,83 @@ export interface StatusChange {
   from: ServerStatus;
   to: ServerStatus;
   at: Date;
+  /** Flapping: 'started' (announced once, flips after it are not), 'settled' (the status it settled on). */
+  flapping?: 'started' | 'settled';
 }
+
+/** The most checks one server may have (PUT /api/servers/{id}/checks). */
+export const MAX_CHECKS = 20;
+
+const whole = (field: string, min: number, max: number) =>
+  z
+    .number({ error: `${field} must be a number.` })
+    .int(`${field} must be a whole number.`)
+    .min(min, `${field} must be between ${min} and ${max}.`)
+    .max(max, `${field} must be between ${min} and ${max}.`)
+    .nullish()
+    .transform((v) => v ?? null);
+
+/** One check as sent; unused fields may be absent or null (GET's answer can be sent back). */
+const checkInput = z
+  .object({
+    kind: z.enum(CHECK_KINDS, { error: `kind must be ${CHECK_KINDS.join(', ')}.` }),
+    target: z
+      .string({ error: 'target is required.' })
+      .trim()
+      .min(1, 'target is required.')
+      .max(255, 'target must be at most 255 characters.')
+      .refine((v) => isIp(v) || HOSTNAME.test(v), 'target must be a host name or an IP address.'),
+    port: whole('port', 1, 65535),
+    path: z
+      .string({ error: 'path must be text.' })
+      .trim()
+      .max(500, 'path must be at most 500 characters.')
+      .refine((v) => v.startsWith('/') && !/\s/.test(v), 'path must start with "/" and have no spaces.')
+      .nullish()
+      .transform((v) => v ?? null),
+    expectStatus: whole('expectStatus', 100, 599),
+    expectText: z
+      .string({ error: 'expectText must be text.' })
+      .min(1, 'expectText must not be empty.')
+      .max(200, 'expectText must be at most 200 characters.')
+      .nullish()
+      .transform((v) => v ?? null),
+    warnDays: whole('warnDays', 1, 365),
+    expectAddress: z
+      .string({ error: 'expectAddress must be an IP address.' })
+      .trim()
+      .refine(isIp, 'expectAddress must be an IP address.')
+      .nullish()
+      .transform((v) => v ?? null),
+  })
+  .superRefine((c, ctx) => {
+    const used: readonly CheckField[] = CHECK_FIELDS[c.kind];
+    for (const field of CHECK_FIELD_NAMES) {
+      if (c[field] !== null && !used.includes(field))
+        ctx.addIssue({ code: 'custom', path: [field], message: `${field} is not used by a ${c.kind} check.` });
+    }
+    if (c.kind === 'tcp' && c.port === null)
+      ctx.addIssue({ code: 'custom', path: ['port'], message: 'port is required for a tcp check.' });
+    if (c.kind === 'dns' && isIp(c.target))
+      ctx.addIssue({ code: 'custom', path: ['target'], message: 'target must be a host name for a dns check.' });
+  });
+export type CheckInput = z.infer<typeof checkInput>;
+
+/** PUT /api/servers/{id}/checks: the whole list, in order; each problem names the check ("Check 2: …"). */
+export const checksInput = z
+  .array(z.unknown(), { error: 'The body must be a list of checks.' })
+  .max(MAX_CHECKS, `A server may have at most ${MAX_CHECKS} checks.`)
+  .transform((items, ctx) => {
+    const checks: CheckInput[] = [];
+    items.forEach((item, i) => {
+      const parsed = checkInput.safeParse(item);
+      if (parsed.success) {
+        checks.push(parsed.data);
+        return;
+      }
+      const [issue] = parsed.error.issues;
+      const message = issue.code === 'invalid_type' && !issue.path.length ? 'must be an object.' : issue.message;
+      ctx.addIssue({ code: 'custom', path: [i, ...issue.path], message: `Check ${i + 1}: ${message}` });
+    });
+    return checks;
+  });

@@ -10,6 +10,7 @@ import { authorizeItem } from '../knowledge/item-access';
 import { readableBy } from '../knowledge/access';
 import { documentTypeOf } from '../runbooks/shared';
 import { type MetricsInput, type Server, type ServerFilters, type ServerInput, sortByServerName } from './schemas';
+import { queueServerEvent, queueStatusSet } from './webhook-events';
 
 type Row = typeof servers.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -37,6 +38,7 @@ export function toServer(r: Row): Server {
     secondaryFunction: r.secondaryFunction,
     tertiaryFunction: r.tertiaryFunction,
     teamOwner: r.teamOwner,
+    tags: r.tags ?? [],
     keyContacts: r.keyContacts,
     description: r.description,
     notes: r.notes,
@@ -49,6 +51,9 @@ export function toServer(r: Row): Server {
     metricsUpdatedAt: iso(r.metricsUpdatedAt),
     managedBy: r.managedBy,
     monitorPort: r.monitorPort,
+    consecutiveFailures: r.consecutiveFailures ?? 0,
+    flappingSince: iso(r.flappingSince),
+    maintenanceWindowId: r.maintenanceWindowId ?? null,
     createdAt: iso(r.createdAt)!,
     updatedAt: iso(r.updatedAt)!,
   };
@@ -134,6 +139,7 @@ async function createServerInTx(db: Db, input: ServerInput, actorId: string | nu
     entityId: row.id,
     details: { name: row.name },
   });
+  await queueServerEvent(db, 'server.created', toServer(row), actorId);
   return toServer(row);
 }
 
@@ -165,7 +171,12 @@ export async function updateServerInTx(
   const changed = before.status !== input.status;
   const row = await db
     .update(servers)
-    .set({ ...input, updatedAt: new Date(), ...(changed ? { statusChangedAt: new Date() } : {}) })
+    // A status set by hand starts the failure count afresh (the next failed round is the first, not the Nth).
+    .set({
+      ...input,
+      updatedAt: new Date(),
+      ...(changed ? { statusChangedAt: new Date(), consecutiveFailures: 0 } : {}),
+    })
     .where(eq(servers.id, id))
     .returning()
     .then((r) => r[0])
@@ -177,7 +188,10 @@ export async function updateServerInTx(
     entityId: id,
     details: changed ? { from: before.status, to: input.status } : {},
   });
-  return { before, server: toServer(row) };
+  const server = toServer(row);
+  await queueServerEvent(db, 'server.updated', server, actorId);
+  if (changed) await queueStatusSet(db, server, before.status, 'manual');
+  return { before, server };
 }
 
 /**
@@ -194,19 +208,38 @@ export async function deleteServerInTx(db: Db, id: string, actorId: string | nul
     entityId: id,
     details: { name: server.name },
   });
+  await queueServerEvent(db, 'server.deleted', server, actorId);
   return server;
 }
 
-/** Stores pushed metrics (spec §7); status is optional for agents. */
+/**
+ * Stores pushed metrics (spec §7); status is optional for agents. A pushed status is compared with the row locked in
+ * the push's transaction, so of two pushes at once only the one that changes it records the change (audit event and
+ * server.status_changed); plain metrics leave the status as it is.
+ */
 export async function updateMetrics(
   db: Db,
   id: string,
   m: MetricsInput,
   actorId: string | null = null,
 ): Promise<Server> {
-  const before = await requireServer(db, id);
-  const status = m.status ?? before.status;
+  if (m.status === undefined) return storeMetrics(db, await requireServer(db, id), m, undefined, actorId);
+  return db.transaction(async (tx) => {
+    const before = await lockServer(tx, id);
+    return storeMetrics(tx, before, m, m.status, actorId);
+  });
+}
+
+async function storeMetrics(
+  db: Db,
+  before: Server,
+  m: MetricsInput,
+  status: Server['status'] | undefined,
+  actorId: string | null,
+): Promise<Server> {
+  const id = before.id;
   const now = new Date();
+  const changed = status !== undefined && status !== before.status;
   const [row] = await db
     .update(servers)
     .set({
@@ -214,14 +247,15 @@ export async function updateMetrics(
       memoryUsage: m.memoryUsage,
       diskUsage: m.diskUsage,
       uptime: Math.floor(m.uptime),
-      status,
+      ...(status !== undefined ? { status } : {}),
       metricsUpdatedAt: now,
       updatedAt: now,
-      ...(status !== before.status ? { statusChangedAt: now } : {}),
+      ...(changed ? { statusChangedAt: now } : {}),
     })
     .where(eq(servers.id, id))
     .returning();
-  if (status !== before.status) {
+  if (!row) throw notFound('Server not found.');
+  if (changed) {
     await recordAudit(db, {
       actorId,
       action: 'server.status',
@@ -229,6 +263,7 @@ export async function updateMetrics(
       entityId: id,
       details: { from: before.status, to: status, via: 'metrics' },
     });
+    await queueStatusSet(db, toServer(row), before.status, 'metrics', now);
   }
   return toServer(row);
 }
@@ -242,22 +277,28 @@ export interface HealthCheckEntry {
   error: string | null;
 }
 
-/** The newest health checks of a server (default 50), newest first. */
-export async function listHealthChecks(db: Db, serverId: string, limit = 50): Promise<HealthCheckEntry[]> {
-  const rows = await db
+/** The newest health rows of a server, newest first, as stored (each check's results included). */
+export function newestHealthRows(db: Db, serverId: string, limit: number) {
+  return db
     .select()
     .from(healthChecks)
     .where(eq(healthChecks.serverId, serverId))
     .orderBy(desc(healthChecks.checkedAt))
     .limit(limit);
-  return rows.map((r) => ({
-    id: r.id,
-    checkedAt: iso(r.checkedAt)!,
-    status: r.status,
-    previousStatus: r.previousStatus,
-    latencyMs: r.latencyMs,
-    error: r.error,
-  }));
+}
+
+export const toHealthCheckEntry = (r: Omit<typeof healthChecks.$inferSelect, 'unannounced'>): HealthCheckEntry => ({
+  id: r.id,
+  checkedAt: iso(r.checkedAt)!,
+  status: r.status,
+  previousStatus: r.previousStatus,
+  latencyMs: r.latencyMs,
+  error: r.error,
+});
+
+/** The newest health checks of a server (default 50), newest first. */
+export async function listHealthChecks(db: Db, serverId: string, limit = 50): Promise<HealthCheckEntry[]> {
+  return (await newestHealthRows(db, serverId, limit)).map(toHealthCheckEntry);
 }
 
 export interface LinkedDocument {
@@ -374,3 +415,7 @@ export async function documentCounts(db: Db, reader: Actor): Promise<Record<stri
     .groupBy(serverDocuments.serverId);
   return Object.fromEntries(rows.map((r) => [r.id, Number(r.n)]));
 }
+
+/** The health checks' address policy, for other features that connect out (alert webhooks). */
+export { resolveTarget, targetPolicy } from './probes/targets';
+export type { TargetPolicy } from './probes/types';

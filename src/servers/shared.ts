@@ -78,6 +78,8 @@ export type Server = {
   secondaryFunction: string | null;
   tertiaryFunction: string | null;
   teamOwner: string | null;
+  /** Labels alert rules and searches select servers by: lower case, at most MAX_TAGS. */
+  tags: string[];
   keyContacts: string | null;
   description: string | null;
   notes: string | null;
@@ -91,6 +93,12 @@ export type Server = {
   metricsUpdatedAt: string | null;
   managedBy: string | null;
   monitorPort: number;
+  /** Failed rounds in a row (offline at HEALTH_CHECK_FAILURES). */
+  consecutiveFailures: number;
+  /** Since when the status flips more than HEALTH_CHECK_FLAP_LIMIT times an hour; null: not flapping. */
+  flappingSince: string | null;
+  /** The maintenance window the last check found the server in (nobody alerted); null: none. */
+  maintenanceWindowId: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -144,35 +152,6 @@ export const serverRunbooksHref = (serverId: string) => `/infrastructure/${serve
 /** Rows per page of the server table. */
 export const SERVER_PAGE_SIZE = 50;
 
-/** The 0-based page to show first: the page holding the highlighted row, else the requested (1-based) one, clamped. */
-export function firstPageIndex(rows: Pick<Server, 'id'>[], highlightId: string | null, requestedPage: number): number {
-  const at = highlightId ? rows.findIndex((s) => s.id === highlightId) : -1;
-  const last = Math.max(0, Math.ceil(rows.length / SERVER_PAGE_SIZE) - 1);
-  return at >= 0 ? Math.floor(at / SERVER_PAGE_SIZE) : Math.min(Math.max(0, requestedPage - 1), last);
-}
-
-/** The spec's search: name, IP, OS, functions, team, location, contacts (+ hostname, domain); then the filters. */
-export function matchesServer(s: Server, f: ServerFilters): boolean {
-  if (f.environment && s.environment !== f.environment) return false;
-  if (f.status && s.status !== f.status) return false;
-  const q = f.q?.trim().toLowerCase();
-  if (!q) return true;
-  const fields = [
-    s.name,
-    s.ipAddress,
-    s.hostname,
-    s.domain,
-    s.operatingSystem,
-    s.primaryFunction,
-    s.secondaryFunction,
-    s.tertiaryFunction,
-    s.teamOwner,
-    s.serverLocation,
-    s.keyContacts,
-  ];
-  return fields.some((v) => v?.toLowerCase().includes(q));
-}
-
 /** Shown where a value is not known (no metrics pushed, never checked). */
 export const UNKNOWN_VALUE = '—';
 
@@ -221,6 +200,10 @@ export type HealthCheckResult = {
   status: ServerStatus;
   latencyMs: number | null;
   error: string | null;
+  /** A check failed in this round (the server goes offline only after `failuresToOffline` such rounds in a row). */
+  failed?: boolean;
+  consecutiveFailures?: number;
+  failuresToOffline?: number;
 } | null;
 
 /** The answer of POST /api/servers/{id}/health-check: the server as stored after the check, and the check. */
@@ -230,7 +213,13 @@ export type CheckedServer = Server & { check: HealthCheckResult };
 export function healthCheckMessage(name: string, check: HealthCheckResult): string {
   if (!check) return `${name} is in maintenance: it was not probed.`;
   if (check.status === 'offline') return check.error ? `${name} is offline: ${check.error}` : `${name} is offline.`;
+  if (check.failed) {
+    const count = `${check.consecutiveFailures ?? 1} failed check${check.consecutiveFailures === 1 ? '' : 's'} in a row`;
+    const limit = check.failuresToOffline ? `, offline after ${check.failuresToOffline}` : '';
+    return `${name} did not pass its check${check.error ? ` (${check.error})` : ''}: ${count}${limit}.`;
+  }
   const answered = `answered in ${check.latencyMs ?? 0} ms`;
+  if (check.status === 'warning' && check.error) return `${name} is in warning: ${answered}, but ${check.error}.`;
   if (check.status === 'warning')
     return `${name} is in warning: ${answered}, but CPU, memory or disk is at 90% or more.`;
   return `${name} is ${check.status}: ${answered}.`;
@@ -257,6 +246,33 @@ export const TEXT_LIMITS = {
   managedBy: ['Managed by', 100],
 } as const satisfies Record<string, readonly [string, number]>;
 
+/** Server tags: at most this many, each at most TAG_MAX characters. */
+export const MAX_TAGS = 20;
+export const TAG_MAX = 50;
+const TAG = /^[\p{L}\p{N}][\p{L}\p{N} ._:/-]*$/u;
+
+/**
+ * Tags from a comma-separated text (the form) or a list (the API): trimmed, lower case, empty ones and repeats
+ * dropped; the error names the first tag refused.
+ */
+export function parseTags(value: string | readonly string[] | null | undefined): { tags: string[]; error?: string } {
+  const parts = typeof value === 'string' ? value.split(',') : (value ?? []);
+  const tags = [...new Set(parts.map((t) => t.trim().toLowerCase()).filter(Boolean))];
+  const bad = tags.find((t) => t.length > TAG_MAX || !TAG.test(t));
+  if (bad) {
+    const shown = bad.length > 20 ? `${bad.slice(0, 20)}…` : bad;
+    return {
+      tags,
+      error:
+        bad.length > TAG_MAX
+          ? `Tag "${shown}" is longer than ${TAG_MAX} characters.`
+          : `Tag "${shown}" may use letters, digits, spaces and . _ : / - only.`,
+    };
+  }
+  if (tags.length > MAX_TAGS) return { tags, error: `A server takes at most ${MAX_TAGS} tags.` };
+  return { tags };
+}
+
 export const MESSAGES = {
   nameRequired: 'Server name is required.',
   nameLong: 'Server name must be at most 100 characters.',
@@ -279,6 +295,9 @@ export type ServerFormData = Omit<
   | 'uptime'
   | 'lastHealthCheck'
   | 'metricsUpdatedAt'
+  | 'consecutiveFailures'
+  | 'flappingSince'
+  | 'maintenanceWindowId'
   | 'createdAt'
   | 'updatedAt'
 >;
@@ -310,6 +329,8 @@ export function checkServerForm(form: Record<string, string | undefined>): {
   if (Number.isNaN(port)) errors.monitorPort = MESSAGES.portNumber;
   else if (!Number.isInteger(port)) errors.monitorPort = MESSAGES.portWhole;
   else if (port < 1 || port > 65535) errors.monitorPort = MESSAGES.port;
+  const tags = parseTags(form.tags);
+  if (tags.error) errors.tags = tags.error;
   const texts: Record<string, string | null> = {};
   for (const [k, [label, max]] of Object.entries(TEXT_LIMITS)) {
     texts[k] = opt(k);
@@ -325,7 +346,56 @@ export function checkServerForm(form: Record<string, string | undefined>): {
       environment,
       status,
       monitorPort: port,
+      tags: tags.tags,
     },
     errors,
   };
+}
+
+/** Check kinds (issue 24) in the order the server form offers them. */
+export const CHECK_KINDS = ['tcp', 'http', 'https', 'tls', 'dns'] as const;
+export type ServerCheckKind = (typeof CHECK_KINDS)[number];
+
+/** Which optional fields each check kind uses (the form shows these; the API refuses the others). */
+export const CHECK_FIELDS = {
+  tcp: ['port'],
+  http: ['port', 'path', 'expectStatus', 'expectText'],
+  https: ['port', 'path', 'expectStatus', 'expectText'],
+  tls: ['port', 'warnDays'],
+  dns: ['expectAddress'],
+} as const satisfies Record<ServerCheckKind, readonly CheckField[]>;
+export type CheckField = 'port' | 'path' | 'expectStatus' | 'expectText' | 'warnDays' | 'expectAddress';
+export const CHECK_FIELD_NAMES: readonly CheckField[] = [
+  'port',
+  'path',
+  'expectStatus',
+  'expectText',
+  'warnDays',
+  'expectAddress',
+];
+
+/**
+ * One check as GET|PUT /api/servers/{id}/checks answer it. The implicit tcp check (a server without explicit
+ * checks) has id null, as its results have checkId null. Fields a kind does not use are null.
+ */
+export interface ServerCheck {
+  id: string | null;
+  kind: ServerCheckKind;
+  target: string;
+  port: number | null;
+  path: string | null;
+  expectStatus: number | null;
+  expectText: string | null;
+  warnDays: number | null;
+  expectAddress: string | null;
+  lastStatus: 'ok' | 'warning' | 'failing' | null;
+  lastCheckedAt: string | null;
+  lastError: string | null;
+}
+
+/** A check in a few words: "http 127.0.0.1:8080/healthz", "dns db.example.com → 10.0.0.5", "tcp web-01:22". */
+export function checkLabel(c: Pick<ServerCheck, 'kind' | 'target' | 'port' | 'path' | 'expectAddress'>): string {
+  const host = c.target.includes(':') ? `[${c.target}]` : c.target;
+  const address = `${host}${c.port === null ? '' : `:${c.port}`}${c.path ?? ''}`;
+  return `${c.kind} ${address}${c.expectAddress ? ` → ${c.expectAddress}` : ''}`;
 }

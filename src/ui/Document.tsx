@@ -12,6 +12,11 @@ export interface DocumentProps {
   bodyClass?: string;
   /** A toast shown on load: in the page, so it reads without JavaScript; boot.js then lets it go like any other. */
   toast?: Toast;
+  /**
+   * The offline pack's worker (src/offline/): the signed-in user's id registers it (and empties a pack of another
+   * user), `off` tells it to empty the pack (signed-out pages); absent, boot.js leaves it alone.
+   */
+  offlinePack?: string;
   children: ReactNode;
 }
 
@@ -34,7 +39,8 @@ function ToastNote({ title, text, variant }: Toast) {
 }
 
 /** The HTML document around every page: our stylesheet, htmx and boot.js; no inline script. */
-export function Document({ title, assets, theme = 'system', compact, bodyClass, toast, children }: DocumentProps) {
+export function Document(props: DocumentProps) {
+  const { title, assets, theme = 'system', compact, bodyClass, toast, offlinePack, children } = props;
   return (
     <html lang="en" data-theme={theme === 'system' ? undefined : theme} className={compact ? 'compact' : undefined}>
       <head>
@@ -44,6 +50,8 @@ export function Document({ title, assets, theme = 'system', compact, bodyClass, 
         <meta name="htmx-config" content={htmxConfig} />
         <title>{title === 'Ops Hub' ? title : `${title} · Ops Hub`}</title>
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/manifest.webmanifest" />
+        {offlinePack && <meta name="offline-pack" content={offlinePack} />}
         <link rel="stylesheet" href={assets.css} />
         <script src={assets.htmx} defer />
         <script type="module" src={assets.boot} />

@@ -77,6 +77,7 @@ const paths: Record<string, ReactNode> = {
     </>
   ),
   plus: <path d="M12 5v14M5 12h14" />,
+  'file-plus': <path d="M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6M12 18v-6M9 15h6" />,
   zap: <path d="M13 2L3 14h9l-1 8 10-12h-9l1-8z" />,
   file: (
     <>

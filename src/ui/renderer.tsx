@@ -47,7 +47,14 @@ function Page(props: PageProps & { c: Context<AppEnv>; slots: ShellSlotsOf; chil
   const { c, slots, children, title, subtitle, bare, section, toast } = props;
   const { user, deps } = c.var;
   return (
-    <Document title={title} assets={deps.assets} theme={user?.theme} compact={user?.compactView} toast={toast}>
+    <Document
+      title={title}
+      assets={deps.assets}
+      theme={user?.theme}
+      compact={user?.compactView}
+      toast={toast}
+      offlinePack={user ? (bare ? undefined : user.id) : 'off'}
+    >
       {user && !bare ? (
         <Shell
           user={user}

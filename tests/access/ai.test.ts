@@ -5,11 +5,12 @@ import { aiInteractions, auditLog } from '../../src/db/schema';
 import { createTestApp, jsonRequest, TEST_ORIGIN, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { startFakeOpenAI, type FakeOpenAI } from '../ai/fake-openai';
-import { readersOf, seedAccessWorld, strangersOf, type AccessWorld } from './fixture';
+import { readersOf, seedAccessWorld, seedLinkedServer, strangersOf, type AccessWorld } from './fixture';
 
 /**
  * Issue 21, "No leak anywhere": Ops AI quotes only the items the asker may read, in the built-in engine's answers
- * (API, stream and the no-JavaScript page) and in every tool result the LLM engine sends to the model.
+ * (API, stream and the no-JavaScript page) and in every tool result the LLM engine sends to the model. Issue 26:
+ * the same for an item read by id and for the documents linked to a server (the MCP server: tests/access/mcp.test.ts).
  */
 
 const AUDIT_DENIED = 'Only administrators and auditors can read the audit log.';
@@ -33,6 +34,7 @@ describe('built-in engine', () => {
   beforeAll(async () => {
     t = await createTestApp();
     w = await seedAccessWorld(t.db);
+    await seedLinkedServer(t.db, w);
     await t.db.insert(auditLog).values({
       actorId: w.owner.id,
       action: 'knowledge.create',
@@ -83,6 +85,16 @@ describe('built-in engine', () => {
     expect((await ask(t, w.owner, 'Find documentation about quasar')).response).toContain(w.secret.title);
   });
 
+  it("lists a server's linked documents without the restricted one for those who may not read it", async () => {
+    for (const [who, u] of strangersOf(w)) {
+      const { response } = await ask(t, u, 'Tell me about vault-01');
+      expect(response, who).toContain(w.open.title);
+      expectNoSecret(response, w, who);
+    }
+    for (const [who, u] of readersOf(w))
+      expect((await ask(t, u, 'Tell me about vault-01')).response, who).toContain(w.secret.title);
+  });
+
   it('reads the audit log only for admins and auditors', async () => {
     const auditor = await createSignedInUser(t.db, { role: 'auditor' });
     expect((await ask(t, auditor, 'Check system logs')).response).toContain('knowledge.create');
@@ -98,6 +110,8 @@ describe('built-in engine', () => {
       ['search_documents', '{"query":"quasar"}'],
       ['search_documents', '{"query":"passphrase"}'],
       ['recent_documents', '{}'],
+      ['get_document', JSON.stringify({ id: w.secret.id })],
+      ['get_server', '{"name_or_id":"vault-01"}'],
     ];
     for (const [name, args] of calls) {
       const hidden = await runToolCall(t.db, name, args, asStranger);
@@ -118,6 +132,7 @@ describe('LLM engine (a local fake model)', () => {
     fake = await startFakeOpenAI();
     t = await createTestApp({ OPENAI_API_KEY: 'sk-test-key', OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'fake-model' });
     w = await seedAccessWorld(t.db);
+    await seedLinkedServer(t.db, w);
   });
   afterAll(async () => {
     await t?.close();
@@ -147,6 +162,22 @@ describe('LLM engine (a local fake model)', () => {
         expectNoSecret(response, w, `${who}: ${q}`);
       }
       expect((await askModel(u, 'find docs: quasar')).toolResults, who).toContain(w.open.title);
+    }
+  });
+
+  it("never sends it read by id or among a server's linked documents", async () => {
+    for (const [who, u] of strangersOf(w)) {
+      const byId = await askModel(u, `read doc: ${w.secret.id}`);
+      expect(byId.toolResults, who).toContain('"untrusted_data":null');
+      expectNoSecret(byId.toolResults, w, `${who}: by id`);
+      expectNoSecret(byId.response, w, `${who}: by id (answer)`);
+      const server = await askModel(u, 'server: vault-01');
+      expect(server.toolResults, who).toContain(w.open.title);
+      expectNoSecret(server.toolResults, w, `${who}: server`);
+    }
+    for (const [who, u] of readersOf(w)) {
+      expect((await askModel(u, `read doc: ${w.secret.id}`)).toolResults, who).toContain('PASSPHRASE');
+      expect((await askModel(u, 'server: vault-01')).toolResults, who).toContain(w.secret.title);
     }
   });
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../src/db/client';
-import { documents, documentShares } from '../../src/db/schema';
+import { documents, documentShares, serverDocuments, servers } from '../../src/db/schema';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
 /**
@@ -106,3 +106,13 @@ export const strangersOf = (w: AccessWorld): [string, TestUser][] => [
   ['a user whose share was revoked', w.strangers.revoked],
   ['a user whose share expired', w.strangers.expired],
 ];
+
+/** A server with both items linked to it (its restricted runbook must not show through the server either). */
+export async function seedLinkedServer(db: Db, w: AccessWorld, name = 'vault-01'): Promise<string> {
+  const [s] = await db.insert(servers).values({ name, environment: 'production' }).returning({ id: servers.id });
+  await db.insert(serverDocuments).values([
+    { serverId: s.id, documentId: w.secret.id, documentType: 'runbook' },
+    { serverId: s.id, documentId: w.open.id, documentType: 'runbook' },
+  ]);
+  return s.id;
+}

@@ -57,12 +57,17 @@ function chunk(delta: object, finish: string | null = null) {
 
 /**
  * Which tool the "model" calls for a question; a write attempt for "delete". "find docs: <words>" searches the
- * documents for those words, "recent docs" and "audit" call those tools.
+ * documents for those words, "read doc: <id>" reads one, "server: <name>" looks a server up, "recent docs" and
+ * "audit" call those tools.
  */
 function pickTool(question: string): { name: string; args: object } {
   if (/delete/i.test(question)) return { name: 'delete_server', args: { name: 'AUB-POS-01' } };
   const find = /^find docs: (.+)$/i.exec(question);
   if (find) return { name: 'search_documents', args: { query: find[1] } };
+  const read = /^read doc: (\S+)$/i.exec(question);
+  if (read) return { name: 'get_document', args: { id: read[1] } };
+  const server = /^server: (\S+)$/i.exec(question);
+  if (server) return { name: 'get_server', args: { name_or_id: server[1] } };
   if (/recent docs/i.test(question)) return { name: 'recent_documents', args: {} };
   if (/audit/i.test(question)) return { name: 'recent_audit_events', args: { limit: 50 } };
   if (/auburn/i.test(question)) return { name: 'search_servers', args: { location: 'Auburn' } };

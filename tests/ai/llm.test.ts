@@ -46,6 +46,7 @@ describe('LLM engine against a local OpenAI-compatible server', () => {
     expect(first.body.stream).toBe(true);
     expect(first.body.tools!.map((t) => t.function.name).sort()).toEqual(
       [
+        'get_document',
         'get_server',
         'recent_audit_events',
         'recent_documents',

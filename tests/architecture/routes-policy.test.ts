@@ -105,12 +105,18 @@ const READER_WRITES: [RegExp, string][] = [
   [/^\/api\/notifications\/push-subscription$/, 'push notifications on or off for their own browser'],
   [/^\/api\/ai\/(ask|ask-stream|feedback)$/, 'Ops AI questions and feedback on its answers'],
   [/^\/ai$/, 'the Ops AI page asking a question without JavaScript'],
+  [/^(\/api\/ai\/conversations|\/ai\/c)\/:id/, 'their own Ops AI conversations: delete, share (404 otherwise)'],
   [/^\/api\/markdown\/render$/, 'the Markdown preview (renders, stores nothing)'],
   [/^\/api\/servers\/mentions$/, 'the servers an unsaved text names (reads, stores nothing)'],
+  [/^\/mcp$/, 'the MCP server: read-only tools and resources, with a personal API token (401 without one)'],
   [/^(\/api)?\/(knowledge-base|documents)\/:id\/watch$/, 'watching an item they may read (404 otherwise)'],
   [/^\/notifications\/read$/, 'marking their own notifications read'],
   [/^(\/api)?\/(knowledge-base|documents)\/:id[^/]*\/comments$/, 'comments on an item they may read (item.comment)'],
   [/^(\/api)?\/comments\//, 'their own comments (edit, delete) and threads they may resolve, per comment'],
+  [
+    /^(\/api)?\/alerts\/:id\/ack$/,
+    'acknowledging an alert whose rule alerts them (alert.ack, per alert; 404 otherwise)',
+  ],
 ];
 
 /**

@@ -25,6 +25,7 @@ const ROLE_TABLE: Record<Action, RoleName[]> = {
   'jobs.read': ['admin'],
   'jobs.run': ['admin'],
   'tokens.manage': ['admin'],
+  'health.detail': ['admin'],
   'knowledge.restore': ['admin'],
   'image.visibility': ['admin'],
   'item.read': ['admin', 'editor', 'viewer', 'auditor'],
@@ -34,7 +35,23 @@ const ROLE_TABLE: Record<Action, RoleName[]> = {
   'comment.moderate': ['admin'],
   'item.review': ['admin', 'editor'],
   'review.policy': ['admin'],
+  'alerts.manage': ['admin'],
+  'alert.ack': ['admin', 'editor'],
+  'maintenance.manage': ['admin', 'editor'],
+  'sla.manage': ['admin'],
+  'data.import': ['admin', 'editor'],
+  'import.read': ['admin'],
+  'data.export': ['admin'],
+  'webhooks.manage': ['admin'],
 };
+
+describe('alert.ack: editors and admins, and the people an alert rule names (issue 24)', () => {
+  it.each(Object.keys(people) as RoleName[])('%s, named by the rule or not', (role) => {
+    const me = people[role];
+    expect(can(me, 'alert.ack', { recipientIds: [me.id] })).toBe(true);
+    expect(can(me, 'alert.ack', { recipientIds: ['someone-else'] })).toBe(role === 'admin' || role === 'editor');
+  });
+});
 
 describe('the role table: every role × every action', () => {
   it('names every action', () => {

@@ -9,7 +9,8 @@
  * read with 20 linked servers against none (tests/bench/linked-servers.ts; alone: `npm run bench -- linked-servers`).
  * On PostgreSQL, then, what the permission filter costs a non-admin reader (tests/bench/permissions.ts).
  * `npm run bench -- permissions` runs that table alone (BENCH_ITEMS items, default 50,000); `npm run bench -- audit`
- * the audit trail's at 1,000,000 events (tests/bench/audit.ts).
+ * the audit trail's at 1,000,000 events (tests/bench/audit.ts); `npm run bench -- infrastructure` the server table at
+ * 50,000 servers while rounds write (tests/bench/infrastructure.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { freePort, launchBrowser } from '../helpers/browser';
 import { lighthouseMobile } from './lighthouse';
 import { latency, pageWeight } from './measure';
 import { auditBench, printAuditBench } from './audit';
+import { measureInfrastructure, printInfrastructure, seedInventory } from './infrastructure';
 import { permissionCost, printPermissionCost } from './permissions';
 import { linkedServersCost, seedLinkedCopy } from './linked-servers';
 import { ReadBudgets } from './read-budgets';
@@ -355,7 +357,23 @@ async function auditOnly() {
   printAuditBench('PostgreSQL 15', await auditBench(pg.url, (measure) => withServer(env, measure)));
 }
 
+/** `npm run bench -- infrastructure`: the server table at 50,000 servers during rounds (tests/bench/infrastructure.ts). */
+async function infrastructureOnly() {
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const pg = await freshPostgres(url, 'opshub_bench_infra');
+  const token = await seedInventory(pg.database);
+  await settle(pg.database);
+  await pg.database.close();
+  const env = { DATABASE_URL: pg.url };
+  const rows = await withServer(env, (appUrl) => measureInfrastructure(appUrl, pg.url, token));
+  printInfrastructure('PostgreSQL 15', rows);
+}
+
 const only = process.argv[2];
+if (only === 'infrastructure') {
+  await infrastructureOnly();
+  process.exit(0);
+}
 if (only === 'audit') {
   await auditOnly();
   process.exit(0);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { serverDocuments, servers } from '../../src/db/schema';
 import { getItem } from '../../src/knowledge/service';
-import { hasBrowser, signedInPage as openSignedInPage, sharedBrowser } from '../helpers/browser';
+import { hasBrowser, signedInPage as openSignedInPage, sharedBrowser, toastDuring } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -66,8 +66,7 @@ describe.skipIf(!hasBrowser)('a build document created from a server, in Chromiu
     expect(await value(page, 'Step 1 title')).toBe('');
     await page.getByLabel('Step 1 title').fill('Provision the VM');
 
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.locator('#toasts').getByText('Success', { exact: true }).waitFor();
+    await toastDuring(page, 'Success', () => page.getByRole('button', { name: 'Save', exact: true }).click());
     await page.waitForURL((u) => /^\/knowledge-base\/[0-9a-f-]{36}(\/[a-z0-9-]+)?$/.test(u.pathname));
 
     // Saved with the form and linked to the server, typed as a build document.

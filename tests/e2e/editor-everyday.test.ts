@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createItem, getItem, listVersions } from '../../src/knowledge/service';
-import { hasBrowser, signedInPage as openSignedInPage, sharedBrowser } from '../helpers/browser';
+import { hasBrowser, signedInPage as openSignedInPage, sharedBrowser, toastDuring } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -168,8 +168,7 @@ describe.skipIf(!hasBrowser)('editor, everyday use (issue 20), in Chromium', () 
     });
     await page.getByLabel('Title', { exact: true }).fill('Renew the wildcard TLS certificate');
     await page.getByLabel('Change note (optional)').fill('Named the certificate type');
-    await page.getByLabel('Title', { exact: true }).press('Control+s');
-    await toast(page, 'Success');
+    await toastDuring(page, 'Success', () => page.getByLabel('Title', { exact: true }).press('Control+s'));
     expect(await page.evaluate(() => document.body.dataset.saveKeyPrevented)).toBe('true');
     await expect.poll(async () => (await getItem(app.db, 'knowledge', item.id))?.version).toBe(2);
     const versions = await listVersions(app.db, 'knowledge', item.id, { id: user.id, role: 'editor' });
@@ -183,8 +182,7 @@ describe.skipIf(!hasBrowser)('editor, everyday use (issue 20), in Chromium', () 
     const item = await editExisting(page, 'Patch the jump hosts');
     await page.getByLabel('Title', { exact: true }).fill('Patch the Linux jump hosts');
     await page.getByLabel('Excerpt', { exact: true }).fill('Monthly patching');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await toast(page, 'Success');
+    await toastDuring(page, 'Success', () => page.getByRole('button', { name: 'Save', exact: true }).click());
     // Saving leads to the item's page, whose Version History is the editor's.
     await page.waitForURL((u) => u.pathname.startsWith(`/knowledge-base/${item.id}/`) && !u.pathname.endsWith('/edit'));
     await page.getByRole('button', { name: 'Version History' }).click();

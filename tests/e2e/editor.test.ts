@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createItem, getItem, listItems, updateItem } from '../../src/knowledge/service';
-import { hasBrowser, signedInPage as openSignedInPage, sharedBrowser } from '../helpers/browser';
+import { hasBrowser, signedInPage as openSignedInPage, sharedBrowser, toastDuring } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -49,9 +49,12 @@ async function paste(target: Locator, bytes = PNG, type = 'image/png') {
 
 /** Saves and waits for the saved item's own page (`{path}/{id}/{slug}`). */
 async function saveAndReturn(page: Page, path: string) {
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await toast(page, 'Success');
-  await page.waitForURL((u) => new RegExp(`^${path}/[0-9a-f-]{36}(/[a-z0-9-]+)?$`).test(u.pathname));
+  await toastDuring(page, 'Success', () => page.getByRole('button', { name: 'Save', exact: true }).click());
+  // The item's page (its id, maybe its slug), not the editor's own /{id}/edit: that matched at once, and the editor's
+  // navigation 600 ms after the toast then aborted the test's next page.goto.
+  await page.waitForURL(
+    (u) => new RegExp(`^${path}/[0-9a-f-]{36}(/[a-z0-9-]+)?$`).test(u.pathname) && !u.pathname.endsWith('/edit'),
+  );
 }
 
 async function findByTitle(title: string) {

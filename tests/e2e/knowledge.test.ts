@@ -15,7 +15,16 @@ async function signedInPage(): Promise<{ context: BrowserContext; page: Page; pr
   page.setDefaultTimeout(8000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    // A search replaced by a newer one (hx-sync "replace") is aborted by design; htmx logs the abort and the
+    // afterRequest just before it as errors (as tests/helpers/browser.ts signedInPage filters them).
+    if (m.text().startsWith('htmx:sendAbort')) {
+      if (problems.at(-1)?.startsWith('htmx:afterRequest')) problems.pop();
+      return;
+    }
+    problems.push(m.text());
+  });
   return { context, page, problems };
 }
 

@@ -452,7 +452,9 @@ async function answerProblem(answer: Response | Promise<Response>): Promise<stri
   const result = await Promise.race([read, timeout]).finally(() => clearTimeout(timer));
   if (!result) return `no answer within ${ANSWER_WITHIN_MS / 1000} s`;
   const { res, text } = result;
-  const trace = STACK_TRACE.exec(text);
+  // A script (the service worker at /sw.js) is source code: its comments may read like a trace.
+  const script = /javascript/i.test(res.headers.get('Content-Type') ?? '');
+  const trace = script ? null : STACK_TRACE.exec(text);
   if (res.status >= 500)
     return `${res.status} ${text
       .replace(/<head>.*<\/head>|<[^>]*>/gs, ' ')

@@ -30,6 +30,8 @@ export async function createTestApp(env: Record<string, string> = {}, database?:
     LOG_LEVEL: 'silent',
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'opshub-test-')),
     JOBS: 'off',
+    // Tests probe listeners they start on loopback; production refuses loopback unless configured.
+    HEALTH_CHECK_ALLOW_CIDRS: '127.0.0.0/8,::1',
     ...env,
   });
   const db = database ?? (await createTestDatabase());

@@ -48,14 +48,21 @@ export async function sharedBrowser(): Promise<Browser> {
   return browser;
 }
 
-/** A new context of browser (its own cookies and storage) that sends the session cookie of a signed-in user. */
+/** Playwright's own console note when a context blocks service workers (signedInContext does, unless asked). */
+export const isBlockedWorkerNote = (text: string) => text === 'Service Worker registration blocked by Playwright';
+
+/**
+ * A new context of browser (its own cookies and storage) that sends the session cookie of a signed-in user. The
+ * offline pack's service worker is blocked unless a test asks for it (`serviceWorkers: 'allow'`): once a worker
+ * controls a page, page.route no longer sees its navigations, and only the offline tests are about the worker.
+ */
 export async function signedInContext(
   browser: Browser,
   appUrl: string,
   cookie: string,
   options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ serviceWorkers: 'block', ...options });
   const [name, value] = cookie.split('=');
   await context.addCookies([{ name, value, url: appUrl }]);
   return context;
@@ -76,10 +83,17 @@ export async function signedInPage(
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  page.on(
-    'console',
-    (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && problems.push(m.text()),
-  );
+  page.on('console', (m) => {
+    if (m.type() !== 'error' || m.text().includes('Failed to load resource')) return;
+    if (isBlockedWorkerNote(m.text())) return;
+    // A request replaced by a newer one (hx-sync "replace", e.g. typing on in a search box) is aborted by design;
+    // htmx logs that abort and the afterRequest just before it as errors.
+    if (m.text().startsWith('htmx:sendAbort')) {
+      if (problems.at(-1)?.startsWith('htmx:afterRequest')) problems.pop();
+      return;
+    }
+    problems.push(m.text());
+  });
   return { context, page, problems };
 }
 
@@ -124,4 +138,27 @@ export function listen(
  */
 export function htmxSettled(page: Page): Promise<unknown> {
   return page.waitForFunction(() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'));
+}
+
+/**
+ * Runs `act` and resolves once a toast whose title is `title` is shown. The page reports it from an observer set
+ * before `act`, so a toast the page shows just before leaving (the editor goes to the saved item 600 ms after its
+ * "Success") is not missed by a busy machine's polling.
+ */
+export async function toastDuring(page: Page, title: string, act: () => Promise<unknown>): Promise<void> {
+  const shown = page.evaluate(
+    (title) =>
+      new Promise<true>((resolve) => {
+        const box = document.getElementById('toasts')!;
+        const seen = () => [...box.querySelectorAll('*')].some((el) => el.textContent?.trim() === title);
+        new MutationObserver(() => seen() && resolve(true)).observe(box, {
+          childList: true,
+          subtree: true,
+          characterData: true,
+        });
+      }),
+    title,
+  );
+  await act();
+  await shown;
 }

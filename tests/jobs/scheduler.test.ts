@@ -45,12 +45,17 @@ describe('scheduler', () => {
     const config = jobsConfig({ HEALTH_CHECK_CRON: '*/2 * * * *', HEALTH_REPORT_CRON: 'off' });
     const scheduler = testScheduler(database, { config });
     expect(scheduler.start().sort()).toEqual([
+      'alerts',
       'audit-retention',
+      'backup',
       'health-checks',
+      'health-rollup',
+      'import-jobs',
       'mail-delivery',
       'notification-mail',
       'review-digest',
       'token-expiry',
+      'webhooks',
     ]);
     return scheduler.stop();
   });

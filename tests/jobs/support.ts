@@ -8,7 +8,10 @@ import { loadConfig, type Config } from '../../src/config';
 import { openPostgres, type Database } from '../../src/db/client';
 import { createLogger } from '../../src/http/logger';
 
-/** Test configuration: silent logs, a temporary DATA_DIR, jobs not started by anything but the test. */
+/**
+ * Test configuration: silent logs, a temporary DATA_DIR, jobs not started by anything but the test; health
+ * checks may reach loopback, and one failed round makes a server offline (tests about what a round tells).
+ */
 export function jobsConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
@@ -16,6 +19,8 @@ export function jobsConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'opshub-jobs-')),
     JOBS: 'off',
+    HEALTH_CHECK_ALLOW_CIDRS: '127.0.0.0/8,::1',
+    HEALTH_CHECK_FAILURES: '1',
     ...env,
   });
 }

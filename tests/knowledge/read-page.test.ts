@@ -85,11 +85,12 @@ describe('an item page at its own address', () => {
   it("shows the updated time in the reader's timezone", async () => {
     const page = await html(kbPage());
     const shown = /<time dateTime="[^"]+">([^<]+)<\/time>/.exec(page)![1];
-    const tokyo = new Intl.DateTimeFormat('en-GB', {
+    // The clock as the app writes it (en-AU, 12-hour: "12:06 am" after midnight, where en-GB would say "0:06 am").
+    const tokyo = new Intl.DateTimeFormat('en-AU', {
       timeZone: 'Asia/Tokyo',
       hour: 'numeric',
       minute: '2-digit',
-      hour12: true,
+      hourCycle: 'h12',
     }).format(new Date(runbook.updatedAt));
     expect(shown.replace(/\s/g, ' ')).toContain(tokyo.replace(/\s/g, ' '));
   });

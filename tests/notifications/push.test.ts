@@ -42,7 +42,8 @@ beforeAll(async () => {
   // Only this test process trusts the stand-in push service's certificate (web-push sends through https.globalAgent).
   globalAgent.options.ca = tls.cert;
   service = await startPushService(tls);
-  t = await createTestApp(env);
+  // About the push, not when a server goes offline: one failed check is enough.
+  t = await createTestApp({ ...env, HEALTH_CHECK_FAILURES: '1' });
   ada = await createSignedInUser(t.db, { email: 'ada@example.com' });
 });
 afterAll(async () => {

@@ -33,7 +33,8 @@ const form = (cookie: string) => ({
 });
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // About who hears of a change, not when a server goes offline: one failed check is enough.
+  t = await createTestApp({ HEALTH_CHECK_FAILURES: '1' });
   ada = await createSignedInUser(t.db, { email: 'ada@example.com' });
   closedPort = await refusedPort();
 });

@@ -64,6 +64,7 @@ describe('servers API', () => {
         'secondaryFunction',
         'tertiaryFunction',
         'teamOwner',
+        'tags',
         'keyContacts',
         'description',
         'notes',
@@ -76,11 +77,36 @@ describe('servers API', () => {
         'metricsUpdatedAt',
         'managedBy',
         'monitorPort',
+        'consecutiveFailures',
+        'flappingSince',
+        'maintenanceWindowId',
         'createdAt',
         'updatedAt',
       ].sort(),
     );
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
+  });
+
+  it('keeps tags: a list or comma-separated text, trimmed, lower case, no repeats; bad ones refused with the tag named', async () => {
+    const made = await call('POST', '/api/servers', { name: 'tags-01', tags: [' PCI ', 'db', 'pci', ''] });
+    expect(made.status).toBe(201);
+    expect(made.body.tags).toEqual(['pci', 'db']);
+    const put = await call('PUT', `/api/servers/${made.body.id}`, { name: 'tags-01', tags: 'Edge, eu-west/1' });
+    expect(put.body.tags).toEqual(['edge', 'eu-west/1']);
+    expect((await call('GET', `/api/servers/${made.body.id}`)).body.tags).toEqual(['edge', 'eu-west/1']);
+    const bad = await call('POST', '/api/servers', { name: 'tags-02', tags: ['ok', '<script>'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Tag "<script>" may use letters, digits, spaces and . _ : / - only.');
+    const many = await call('POST', '/api/servers', {
+      name: 'tags-03',
+      tags: Array.from({ length: 21 }, (_, i) => `t${i}`),
+    });
+    expect(many.body.message).toBe('A server takes at most 20 tags.');
+    expect((await call('POST', '/api/servers', { name: 'tags-04', tags: 5 })).status).toBe(400);
+    const page = await (
+      await t.app.request(`/infrastructure/${made.body.id}`, { headers: { Cookie: user.cookie } })
+    ).text();
+    expect(page).toMatch(/<dt>Tags<\/dt><dd>.*edge.*eu-west\/1/);
   });
 
   it('lists, reads, updates and deletes', async () => {

@@ -26,7 +26,8 @@ async function waitForCheck(serverId: string, withinMs: number) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // About the first check itself: one failed check makes the new server offline here.
+  t = await createTestApp({ HEALTH_CHECK_FAILURES: '1' });
   user = await createSignedInUser(t.db);
   open = await openPort();
   refused = await closedPort();
@@ -97,7 +98,14 @@ describe('Check now answers what the probe found', () => {
     await call('PUT', `/api/servers/${up.id}`, { name: 'check-up', ipAddress: '127.0.0.1', monitorPort: refused });
     const down = await call('POST', `/api/servers/${up.id}/health-check`);
     expect(down.body.status).toBe('offline');
-    expect(down.body.check).toEqual({ status: 'offline', latencyMs: null, error: 'connection refused' });
+    expect(down.body.check).toEqual({
+      status: 'offline',
+      latencyMs: null,
+      error: 'connection refused',
+      failed: true,
+      consecutiveFailures: 1,
+      failuresToOffline: 1,
+    });
   });
 
   it('says a server in maintenance was not probed (check null), at creation and on Check now', async () => {

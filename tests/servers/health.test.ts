@@ -2,7 +2,8 @@ import { createServer, type AddressInfo, type Server as NetServer } from 'node:n
 import { asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, healthChecks, servers } from '../../src/db/schema';
-import { checkAllServers, probeServer, isNotableChange } from '../../src/servers/health';
+import { probeServer, isNotableChange } from '../../src/servers/health';
+import { runRoundShare } from '../../src/servers/round';
 import { probeTcp } from '../../src/servers/probe';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
@@ -29,7 +30,8 @@ async function addServer(values: Partial<typeof servers.$inferInsert> & { name: 
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // These tests are about one probe's outcome: offline after one failed round.
+  t = await createTestApp({ HEALTH_CHECK_FAILURES: '1' });
   user = await createSignedInUser(t.db);
   listener = createServer((socket) => {
     accepted++;
@@ -64,7 +66,7 @@ describe('probeTcp', () => {
 describe('probeServer', () => {
   it('marks a reachable server online, stores the check and stamps lastHealthCheck', async () => {
     const row = await addServer({ name: 'probe-open', ipAddress: '127.0.0.1', monitorPort: openPort });
-    const s = (await probeServer(t.db, row.id, { actorId: user.id })).server;
+    const s = (await probeServer(t.db, t.config, row.id, { actorId: user.id })).server;
     expect(s.status).toBe('online');
     expect(s.lastHealthCheck).not.toBeNull();
     const checks = await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id));
@@ -79,19 +81,19 @@ describe('probeServer', () => {
 
   it('uses the hostname when there is no IP address', async () => {
     const row = await addServer({ name: 'probe-host', hostname: '127.0.0.1', monitorPort: openPort });
-    expect((await probeServer(t.db, row.id)).server.status).toBe('online');
+    expect((await probeServer(t.db, t.config, row.id)).server.status).toBe('online');
   });
 
   it('marks a reachable but busy server (last usage ≥ 90%) as warning', async () => {
     const row = await addServer({ name: 'probe-busy', ipAddress: '127.0.0.1', monitorPort: openPort, diskUsage: 90 });
-    expect((await probeServer(t.db, row.id)).server.status).toBe('warning');
+    expect((await probeServer(t.db, t.config, row.id)).server.status).toBe('warning');
   });
 
   it('marks an unreachable server offline with the error, and does not audit an unchanged status', async () => {
     const row = await addServer({ name: 'probe-closed', ipAddress: '127.0.0.1', monitorPort: closedPort });
-    const first = (await probeServer(t.db, row.id)).server;
+    const first = (await probeServer(t.db, t.config, row.id)).server;
     expect(first.status).toBe('offline');
-    await probeServer(t.db, row.id);
+    await probeServer(t.db, t.config, row.id);
     const checks = await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id));
     expect(checks.map((c) => c.status)).toEqual(['offline', 'offline']);
     expect(checks.every((c) => c.latencyMs === null && c.error === 'connection refused')).toBe(true);
@@ -113,9 +115,9 @@ describe('probeServer', () => {
       status: 'online',
       cpuUsage: 95,
     });
-    await probeServer(t.db, down.id);
-    await probeServer(t.db, down.id);
-    await probeServer(t.db, busy.id);
+    await probeServer(t.db, t.config, down.id);
+    await probeServer(t.db, t.config, down.id);
+    await probeServer(t.db, t.config, busy.id);
     const checks = await t.db
       .select({
         serverId: healthChecks.serverId,
@@ -139,7 +141,7 @@ describe('probeServer', () => {
       monitorPort: closedPort,
       status: 'online',
     });
-    await Promise.all([probeServer(t.db, row.id), probeServer(t.db, row.id)]);
+    await Promise.all([probeServer(t.db, t.config, row.id), probeServer(t.db, t.config, row.id)]);
     const checks = await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id));
     expect(checks.map((c) => `${c.previousStatus}→${c.status}`).sort()).toEqual(['offline→offline', 'online→offline']);
     expect(checks.filter((c) => c.unannounced)).toHaveLength(1);
@@ -154,7 +156,7 @@ describe('probeServer', () => {
       monitorPort: closedPort,
       status: 'maintenance',
     });
-    expect((await probeServer(t.db, row.id)).server.status).toBe('maintenance');
+    expect((await probeServer(t.db, t.config, row.id)).server.status).toBe('maintenance');
     expect(await t.db.select().from(healthChecks).where(eq(healthChecks.serverId, row.id))).toEqual([]);
   });
 
@@ -177,7 +179,7 @@ describe('probeServer', () => {
   });
 });
 
-describe('checkAllServers', () => {
+describe('runRoundShare (one worker)', () => {
   it('checks every server not in maintenance with bounded concurrency and sums the outcome', async () => {
     await t.db.delete(servers);
     for (let i = 0; i < 5; i++)
@@ -186,7 +188,7 @@ describe('checkAllServers', () => {
     for (let i = 0; i < 3; i++)
       await addServer({ name: `all-closed-${i}`, ipAddress: '127.0.0.1', monitorPort: closedPort });
     await addServer({ name: 'all-maint', ipAddress: '127.0.0.1', monitorPort: openPort, status: 'maintenance' });
-    const summary = await checkAllServers(t.db, { concurrency: 3 });
+    const summary = await runRoundShare(t.deps, { slotAt: new Date(), workerId: 'test', concurrency: 3 });
     expect(summary).toMatchObject({ checked: 9, online: 5, warning: 1, offline: 3 });
     expect(summary.durationMs).toBeGreaterThanOrEqual(0);
     const rows = await t.db.select().from(servers);
@@ -223,7 +225,7 @@ describe('checkAllServers', () => {
       status: 'online',
       cpuUsage: 95,
     });
-    const { changes } = await checkAllServers(t.db);
+    const { changes } = await runRoundShare(t.deps, { slotAt: new Date(), workerId: 'test' });
     expect(changes.map((c) => [c.name, c.from, c.to]).sort()).toEqual([
       ['chg-back', 'offline', 'warning'],
       ['chg-down', 'warning', 'offline'],

@@ -42,7 +42,8 @@ describe('GET /api/servers (cached whole list)', () => {
     });
     expect(await names()).toEqual(['cache-a:online']);
     await call('PUT', `/api/servers/${a.id}`, { name: 'cache-a', ipAddress: '127.0.0.1', monitorPort: 1 });
-    await probeServer(t.db, a.id, { timeoutMs: 500 });
+    // Offline after HEALTH_CHECK_FAILURES (2) failed checks in a row.
+    for (let i = 0; i < 2; i++) await probeServer(t.db, t.config, a.id, { timeoutMs: 500 });
     expect(await names()).toEqual(['cache-a:offline']);
     const b = await (await call('POST', '/api/servers', { name: 'cache-b' })).json();
     await call('DELETE', `/api/servers/${a.id}`);

@@ -45,3 +45,16 @@ s.listen({ port: 0, host: ${JSON.stringify(host)}, backlog: 1 }, () => {
     },
   };
 }
+
+/** A loopback listener counting the connections it accepts (closes each at once); close `server` when done. */
+export async function countingListener(
+  host = '127.0.0.1',
+): Promise<{ port: number; accepted: () => number; server: Server }> {
+  let n = 0;
+  const server = createServer((socket) => {
+    n++;
+    socket.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, host, r));
+  return { port: (server.address() as AddressInfo).port, accepted: () => n, server };
+}

@@ -75,14 +75,22 @@ describe('/infrastructure without JavaScript', () => {
     expect(none.html).toContain('Try adjusting your search or filter criteria');
   });
 
-  it('highlights the ?server= row and renders the add dialog for ?create=server', async () => {
+  it('highlights the ?server= row; ?create=server asks the island to open the add dialog once hydrated', async () => {
     const { html } = await page(`/infrastructure?server=${prod.id}`);
     expect(html).toMatch(new RegExp(`<tr data-row-id="${prod.id}" data-highlight=""`));
     expect((html.match(/data-highlight/g) ?? []).length).toBe(1);
+    // The dialog's code loads when it opens (tests/e2e/infrastructure.test.ts opens it from this link).
     const create = await page('/infrastructure?create=server');
-    expect(create.html).toContain('Add Server</h2>');
-    expect(create.html).toContain('us.corp.example.com');
-    expect(create.html).toContain('Lenovo SR650 V3');
+    expect(create.html).toContain('&quot;openCreate&quot;:true');
+    expect(create.html).not.toContain('Add Server</h2>');
+  });
+
+  it('draws each row’s icons from the sprite, not as inline paths', async () => {
+    const { html } = await page('/infrastructure');
+    const row = html.slice(html.indexOf(`<tr data-row-id="${prod.id}"`));
+    const cells = row.slice(0, row.indexOf('</tr>'));
+    expect(cells).toMatch(/<use href="\/static\/icons-[0-9a-f]{12}\.svg#eye"><\/use>/);
+    expect(cells).not.toContain('<path');
   });
 });
 

@@ -78,14 +78,22 @@ describe('signed-in shell', () => {
     expect(html).toMatch(/href="\/reports\/health"[^>]*>.*?>Health Report<\/span>/);
   });
 
-  it('lists jobs and both deleted-items screens in the Admin section, only for those allowed', async () => {
+  it('lists jobs, monitoring settings and both deleted-items screens in the Admin section, only for those allowed', async () => {
     const adminOnly = ['/admin/approval', '/admin/jobs', '/knowledge-base/deleted', '/documents/deleted'];
-    const plain = await render(user);
-    expect(plain).not.toContain('>Admin</div>');
-    for (const href of adminOnly) expect(plain).not.toContain(`href="${href}"`);
+    const viewer = await render({ ...user, role: 'viewer' });
+    expect(viewer).not.toContain('>Admin</div>');
+    // Editors plan maintenance windows, and see only that under Admin.
+    const editor = await render(user);
+    const editorSection = editor.slice(editor.indexOf('>Admin</div>'));
+    expect(editorSection).toMatch(/href="\/admin\/maintenance-windows"[^>]*>.*?>Maintenance Windows<\/span>/);
+    for (const href of [...adminOnly, '/admin/alert-rules', '/admin/sla-targets'])
+      expect(editor).not.toContain(`href="${href}"`);
     const admin = await render({ ...user, role: 'admin' });
     const section = admin.slice(admin.indexOf('>Admin</div>'));
     for (const [label, href] of [
+      ['Alert Rules', '/admin/alert-rules'],
+      ['Maintenance Windows', '/admin/maintenance-windows'],
+      ['SLA Targets', '/admin/sla-targets'],
       ['Jobs', '/admin/jobs'],
       ['Deleted Knowledge', '/knowledge-base/deleted'],
       ['Deleted Documents', '/documents/deleted'],

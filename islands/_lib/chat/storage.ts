@@ -4,6 +4,9 @@ import type { ChatMessage } from './types';
 
 export const storageKey = (mode: 'page' | 'panel') => (mode === 'page' ? 'ai-chat-messages' : 'ai-chat-panel-messages');
 
+/** Issue 26: the saved conversation's id, beside its messages (the messages key keeps the spec's shape). */
+export const conversationKey = (mode: 'page' | 'panel') => `${storageKey(mode)}-conversation`;
+
 const isMessage = (
   m: unknown,
 ): m is { id: string; type: 'user' | 'assistant'; content: string; timestamp: string; suggestedActions?: unknown } => {
@@ -56,5 +59,25 @@ export function clearMessages(key: string): void {
     sessionStorage.removeItem(key);
   } catch {
     /* ignore */
+  }
+}
+
+/** The conversation id saved beside the messages, or null. */
+export function loadConversationId(key: string): string | null {
+  try {
+    const id = sessionStorage.getItem(key);
+    return id && /^[0-9a-f-]{36}$/i.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Saves the conversation id (null forgets it). */
+export function saveConversationId(key: string, id: string | null): void {
+  try {
+    if (id) sessionStorage.setItem(key, id);
+    else sessionStorage.removeItem(key);
+  } catch {
+    /* storage full or disabled: follow-ups start a new conversation */
   }
 }

@@ -6,9 +6,18 @@ export interface StreamDone {
   fullResponse: string;
   suggestedActions: string[];
   interactionId?: string;
+  conversationId?: string;
 }
 
-export class StreamFailed extends Error {}
+/** The stream did not answer; `status` when the server refused it (404: the conversation is gone). */
+export class StreamFailed extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Streams an answer, calling onChunk per piece; resolves on done, throws on an error event, a broken stream
@@ -35,7 +44,7 @@ async function read(
     body: JSON.stringify(body),
     signal: deadline.signal,
   });
-  if (!res.ok || !res.body) throw new StreamFailed(`${res.status}: stream unavailable`);
+  if (!res.ok || !res.body) throw new StreamFailed(`${res.status}: stream unavailable`, res.status);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
@@ -53,6 +62,7 @@ async function read(
         fullResponse?: string;
         suggestedActions?: string[];
         interactionId?: string;
+        conversationId?: string;
         error?: string;
       };
       try {
@@ -68,6 +78,7 @@ async function read(
           fullResponse: data.fullResponse ?? '',
           suggestedActions: data.suggestedActions ?? [],
           interactionId: data.interactionId,
+          conversationId: data.conversationId,
         };
     }
   }

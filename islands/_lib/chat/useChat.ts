@@ -12,8 +12,16 @@ import { api } from '../api';
 import { toast } from '../toast';
 import { copyText } from './clipboard';
 import { idleDeadline } from './deadline';
-import { clearMessages, loadMessages, saveMessages, storageKey } from './storage';
-import { streamAnswer } from './stream';
+import {
+  clearMessages,
+  conversationKey,
+  loadConversationId,
+  loadMessages,
+  saveConversationId,
+  saveMessages,
+  storageKey,
+} from './storage';
+import { StreamFailed, streamAnswer } from './stream';
 import type { ChatMessage, ChatMode } from './types';
 
 /** The chat's behaviour (spec §4–§5), shared by the page and the floating panel. */
@@ -37,12 +45,24 @@ export interface ChatOptions {
   mode: ChatMode;
   now: string | null;
   initial?: ChatMessage[];
+  /** The conversation `initial` belongs to (issue 26); without `initial`, the saved one is continued. */
+  conversationId?: string | null;
   /** Called after a navigate action (the panel closes). */
   onNavigate?: () => void;
 }
 
-export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
+export function useChat({ mode, now, initial = [], conversationId = null, onNavigate }: ChatOptions) {
   const key = storageKey(mode);
+  const idKey = conversationKey(mode);
+  // The server's conversation the next question continues (sent back with it, saved beside the messages).
+  const conversation = useRef<string | null>(conversationId);
+  const keepConversation = useCallback(
+    (id: string | null | undefined) => {
+      conversation.current = id ?? null;
+      saveConversationId(idKey, conversation.current);
+    },
+    [idKey],
+  );
   const [messages, setMessages] = useState<ChatMessage[]>(() => [
     welcome(mode, now ? new Date(now) : new Date()),
     ...initial,
@@ -61,7 +81,11 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: restores the stored conversation once, on mount
   useEffect(() => {
     const saved = loadMessages(key);
-    if (saved && !initial.length) setMessages(saved[0]?.id === 'welcome' ? saved : [welcome(mode), ...saved]);
+    if (initial.length) keepConversation(conversationId);
+    else if (saved) {
+      setMessages(saved[0]?.id === 'welcome' ? saved : [welcome(mode), ...saved]);
+      conversation.current = loadConversationId(idKey);
+    }
     loaded.current = true;
   }, []);
 
@@ -72,66 +96,80 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
     else saveMessages(key, messages);
   }, [messages, key]);
 
-  const send = useCallback(async (text: string) => {
-    const update = (id: string, change: (m: ChatMessage) => ChatMessage) =>
-      setMessages((all) => all.map((m) => (m.id === id ? change(m) : m)));
-    const query = text.trim();
-    if (!query || busy.current) return;
-    busy.current = true;
-    const conversationHistory = latest.current
-      .filter((m) => m.id !== 'welcome' && !m.isStreaming)
-      .slice(-HISTORY_LIMIT)
-      .map((m) => ({ type: m.type, content: m.content }));
-    const reply: ChatMessage = {
-      id: newId(),
-      type: 'assistant',
-      content: '',
-      timestamp: new Date(),
-      isStreaming: true,
-      suggestedActions: [],
-    };
-    setMessages((all) => [...all, { id: newId(), type: 'user', content: query, timestamp: new Date() }, reply]);
-    setInput('');
-    setPending('streaming');
-    const body = { query, conversationHistory };
-    try {
-      const done = await streamAnswer(body, (chunk) => update(reply.id, (m) => ({ ...m, content: m.content + chunk })));
-      update(reply.id, (m) => ({
-        ...m,
-        content: done.fullResponse,
-        suggestedActions: done.suggestedActions,
-        isStreaming: false,
+  const send = useCallback(
+    async (text: string) => {
+      const update = (id: string, change: (m: ChatMessage) => ChatMessage) =>
+        setMessages((all) => all.map((m) => (m.id === id ? change(m) : m)));
+      const query = text.trim();
+      if (!query || busy.current) return;
+      busy.current = true;
+      const conversationHistory = latest.current
+        .filter((m) => m.id !== 'welcome' && !m.isStreaming)
+        .slice(-HISTORY_LIMIT)
+        .map((m) => ({ type: m.type, content: m.content }));
+      const reply: ChatMessage = {
+        id: newId(),
+        type: 'assistant',
+        content: '',
         timestamp: new Date(),
-      }));
-    } catch (streamError) {
-      console.warn('AI stream failed, using the standard request', streamError);
-      setMessages((all) => all.filter((m) => m.id !== reply.id));
-      setPending('thinking');
-      const deadline = idleDeadline(CHAT_ASK_TIMEOUT_MS);
+        isStreaming: true,
+        suggestedActions: [],
+      };
+      setMessages((all) => [...all, { id: newId(), type: 'user', content: query, timestamp: new Date() }, reply]);
+      setInput('');
+      setPending('streaming');
+      let body = { query, conversationHistory, conversationId: conversation.current };
+      const onChunk = (chunk: string) => update(reply.id, (m) => ({ ...m, content: m.content + chunk }));
       try {
-        const res = await api<{ response: string; suggestedActions?: string[] }>('POST', '/api/ai/ask', body, {
-          signal: deadline.signal,
+        const done = await streamAnswer(body, onChunk).catch((err: unknown) => {
+          // The conversation was deleted meanwhile (here or elsewhere): this question starts a new one.
+          if (!(err instanceof StreamFailed && err.status === 404 && body.conversationId)) throw err;
+          body = { ...body, conversationId: null };
+          return streamAnswer(body, onChunk);
         });
-        setMessages((all) => [
-          ...all,
-          {
-            id: newId(),
-            type: 'assistant',
-            content: res.response,
-            timestamp: new Date(),
-            suggestedActions: res.suggestedActions ?? [],
-          },
-        ]);
-      } catch {
-        toast('Error', 'Failed to get AI response. Please try again.', 'error');
+        keepConversation(done.conversationId);
+        update(reply.id, (m) => ({
+          ...m,
+          content: done.fullResponse,
+          suggestedActions: done.suggestedActions,
+          isStreaming: false,
+          timestamp: new Date(),
+        }));
+      } catch (streamError) {
+        console.warn('AI stream failed, using the standard request', streamError);
+        setMessages((all) => all.filter((m) => m.id !== reply.id));
+        setPending('thinking');
+        const deadline = idleDeadline(CHAT_ASK_TIMEOUT_MS);
+        try {
+          const res = await api<{ response: string; suggestedActions?: string[]; conversationId?: string }>(
+            'POST',
+            '/api/ai/ask',
+            body,
+            { signal: deadline.signal },
+          );
+          keepConversation(res.conversationId);
+          setMessages((all) => [
+            ...all,
+            {
+              id: newId(),
+              type: 'assistant',
+              content: res.response,
+              timestamp: new Date(),
+              suggestedActions: res.suggestedActions ?? [],
+            },
+          ]);
+        } catch {
+          toast('Error', 'Failed to get AI response. Please try again.', 'error');
+        } finally {
+          deadline.stop();
+        }
       } finally {
-        deadline.stop();
+        busy.current = false;
+        setPending('idle');
       }
-    } finally {
-      busy.current = false;
-      setPending('idle');
-    }
-  }, []);
+    },
+    [keepConversation],
+  );
 
   const runAction = useCallback(
     (label: string) => {
@@ -152,8 +190,9 @@ export function useChat({ mode, now, initial = [], onNavigate }: ChatOptions) {
   const clear = useCallback(() => {
     setMessages([welcome(mode)]);
     clearMessages(key);
+    keepConversation(null); // the next question starts a new conversation (the saved one stays on /ai)
     toast('Conversation cleared');
-  }, [mode, key]);
+  }, [mode, key, keepConversation]);
 
   const copyMessage = useCallback(async (m: ChatMessage) => {
     try {

@@ -1,10 +1,10 @@
 import type { VisibilityState } from '@tanstack/react-table';
 import { useCallback, useRef, useState } from 'react';
-import { SERVER_COLUMNS } from '../../../src/servers/shared';
 import { Icon } from '../icons';
+import { TABLE_COLUMNS } from './prefs';
 import { useDismiss } from './useDismiss';
 
-const TOGGLEABLE = SERVER_COLUMNS.filter((c) => c.id !== 'server' && c.id !== 'actions');
+const TOGGLEABLE = TABLE_COLUMNS.filter((c) => c.id !== 'server' && c.id !== 'actions');
 
 /** Customize View: show or hide columns, or reset them to the defaults; Escape or a click outside closes it. */
 export function ColumnMenu({

@@ -9,9 +9,11 @@ import {
   SERVER_TYPES,
   checkServerForm,
   type Server,
+  type ServerCheck,
 } from '../../../src/servers/shared';
 import { api, ApiError } from '../api';
 import { toast } from '../toast';
+import { type CheckDraft, ChecksEditor, checksBody, draftsOf } from './ChecksEditor';
 
 type Form = Record<string, string>;
 const TEXT_FIELDS = [
@@ -29,6 +31,7 @@ const TEXT_FIELDS = [
   'secondaryFunction',
   'tertiaryFunction',
   'teamOwner',
+  'tags',
   'keyContacts',
   'description',
   'notes',
@@ -39,10 +42,14 @@ const TEXT_FIELDS = [
 
 function initialForm(s: Server | null): Form {
   const form: Form = {};
-  for (const f of TEXT_FIELDS) form[f] = s ? String(s[f] ?? '') : '';
+  for (const f of TEXT_FIELDS) form[f] = !s ? '' : f === 'tags' ? s.tags.join(', ') : String(s[f] ?? '');
   if (!s) Object.assign(form, { environment: 'development', status: 'unknown', monitorPort: '22' });
   return form;
 }
+
+/** The server's { message } for a refusal (4xx), else the general text. */
+const messageOf = (err: unknown, failed: string) =>
+  err instanceof ApiError && err.status < 500 ? err.serverMessage : failed;
 
 interface Props {
   /** The server being edited, or null to add one. */
@@ -58,12 +65,37 @@ export function ServerDialog({ server, onClose, onSaved }: Props) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // The server as stored: a new one exists once added, so a refused check list is then saved with PUT.
+  const [stored, setStored] = useState<Server | null>(server);
+  const [checks, setChecks] = useState<CheckDraft[]>([]);
+  // The list as the server has it (JSON of the body); null while loading or when it could not be loaded.
+  const [savedChecks, setSavedChecks] = useState<string | null>(server ? null : '[]');
   const uid = server?.id ?? 'new';
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on open only
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
+    if (!server) return;
+    api<ServerCheck[]>('GET', `/api/servers/${server.id}/checks`).then(
+      (list) => {
+        const drafts = draftsOf(list);
+        setChecks(drafts);
+        setSavedChecks(JSON.stringify(checksBody(drafts)));
+      },
+      () => setProblem('The checks could not be loaded; they are left as they are.'),
+    );
   }, []);
+
+  /** Saves the check list when it changed (never before it loaded: that would replace it unseen). */
+  async function saveChecks(id: string): Promise<void> {
+    const body = checksBody(checks);
+    if (savedChecks === null || JSON.stringify(body) === savedChecks) return;
+    const list = await api<ServerCheck[]>('PUT', `/api/servers/${id}/checks`, body);
+    const drafts = draftsOf(list);
+    setChecks(drafts);
+    setSavedChecks(JSON.stringify(checksBody(drafts)));
+  }
 
   const set = (k: string) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
 
@@ -80,19 +112,37 @@ export function ServerDialog({ server, onClose, onSaved }: Props) {
     setProblem(null);
     setSaving(true);
     try {
-      const saved = await api<Server>(
-        server ? 'PUT' : 'POST',
-        server ? `/api/servers/${server.id}` : '/api/servers',
-        parsed.data,
-      );
+      const saved = await saveServer(parsed.data);
+      if (!saved) return;
+      try {
+        await saveChecks(saved.id);
+      } catch (err) {
+        setProblem(messageOf(err, 'The checks could not be saved. Please try again.'));
+        toast('Error', 'The server was saved, its checks were not.', 'error');
+        return;
+      }
       toast('Success', server ? 'Server updated successfully.' : 'Server added successfully.');
       onSaved(saved, !server);
-    } catch (err) {
-      const failed = server ? 'Failed to update server. Please try again.' : 'Failed to add server. Please try again.';
-      setProblem(err instanceof ApiError && err.status < 500 ? err.serverMessage : failed);
-      toast('Error', failed, 'error');
     } finally {
       setSaving(false);
+    }
+  }
+
+  /** POST (new) or PUT (stored) the form's fields; null when refused (the problem is shown). */
+  async function saveServer(fields: unknown): Promise<Server | null> {
+    try {
+      const saved = await api<Server>(
+        stored ? 'PUT' : 'POST',
+        stored ? `/api/servers/${stored.id}` : '/api/servers',
+        fields,
+      );
+      setStored(saved);
+      return saved;
+    } catch (err) {
+      const failed = stored ? 'Failed to update server. Please try again.' : 'Failed to add server. Please try again.';
+      setProblem(messageOf(err, failed));
+      toast('Error', failed, 'error');
+      return null;
     }
   }
 
@@ -180,10 +230,20 @@ export function ServerDialog({ server, onClose, onSaved }: Props) {
             {input('secondaryFunction', 'Secondary Function')}
             {input('tertiaryFunction', 'Tertiary Function')}
             {input('teamOwner', 'Team Owner')}
+            {input('tags', 'Tags (comma-separated)')}
             {input('managedBy', 'Managed By')}
             {input('keyContacts', 'Key Contacts', { full: true })}
             {area('description', 'Description')}
             {area('notes', 'Notes')}
+            {savedChecks !== null && (
+              <ChecksEditor
+                uid={uid}
+                drafts={checks}
+                onChange={setChecks}
+                defaultTarget={form.ipAddress || form.hostname}
+                defaultPort={form.monitorPort}
+              />
+            )}
           </div>
         </div>
         <footer className="dialog__footer">

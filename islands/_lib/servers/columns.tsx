@@ -1,14 +1,8 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { environmentColour, formatDateTime, statusColour } from '../../../src/ui/shared';
-import {
-  compareServerNames,
-  lastCheckText,
-  serverRunbooksHref,
-  uptimeText,
-  usageText,
-  type Server,
-} from '../../../src/servers/shared';
-import { Icon } from '../icons';
+import { lastCheckText, serverRunbooksHref, uptimeText, usageText, type Server } from '../../../src/servers/shared';
+import { shownStatus, type ListedServer } from '../../../src/servers/shared/list';
+import { SpriteIcon } from '../icons';
 
 export interface RowActions {
   edit(s: Server): void;
@@ -17,6 +11,8 @@ export interface RowActions {
   busyId: string | null;
   /** Edit, Create build document, Run check and Delete only for those who may (viewers and auditors only view). */
   canWrite: boolean;
+  /** The page's icon sprite: each row's icons are one <use> each. */
+  iconSprite: string;
 }
 
 const text = (v: string | null) => v ?? '—';
@@ -37,18 +33,44 @@ function Usage({ server, value }: { server: Server; value: number }) {
 /** A metric to sort by: servers that never pushed metrics sort below every known value. */
 const metric = (s: Server, value: number) => (s.metricsUpdatedAt ? value : -1);
 
+/** The 30-day availability ("99.95%"), or "—" without data (or before the figures came). */
+function availabilityText(s: ListedServer): string {
+  const pct = s.availability?.['30d'];
+  return pct === null || pct === undefined ? '—' : `${pct.toFixed(2)}%`;
+}
+
+/**
+ * The status a row shows: "maintenance" while a maintenance window covers the server (the stored status stays in
+ * the data), and a "flapping" mark while its status keeps changing.
+ */
+function StatusBadge({ server: s }: { server: ListedServer }) {
+  const status = shownStatus(s);
+  const colour = statusColour(status);
+  return (
+    <span className="server-status">
+      <span className={`badge badge--${colour}`}>
+        <span className={`status-dot status-dot--${colour === 'neutral' ? 'grey' : colour}`} /> {status}
+      </span>
+      {s.flappingSince && (
+        <span className="badge badge--warning" title="The status keeps changing: notified once, not on every flip.">
+          flapping
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** The server table's columns (ids = spec §9 column keys); times in the user's timezone. */
 export function serverColumns(
   actions: RowActions,
   docCounts: Record<string, number>,
   timeZone: string,
-): ColumnDef<Server>[] {
+): ColumnDef<ListedServer>[] {
   return [
     {
       id: 'server',
       header: 'Server',
       accessorFn: (s) => s.name,
-      sortingFn: (a, b) => compareServerNames(a.original.name, b.original.name),
       cell: ({ row: { original: s } }) => (
         <div className="server-cell">
           <span className="server-cell__name">{s.name}</span>
@@ -64,15 +86,8 @@ export function serverColumns(
     {
       id: 'status',
       header: 'Status',
-      accessorFn: (s) => s.status,
-      cell: ({ row: { original: s } }) => (
-        <span className={`badge badge--${statusColour(s.status)}`}>
-          <span
-            className={`status-dot status-dot--${statusColour(s.status) === 'neutral' ? 'grey' : statusColour(s.status)}`}
-          />{' '}
-          {s.status}
-        </span>
-      ),
+      accessorFn: (s) => shownStatus(s),
+      cell: ({ row: { original: s } }) => <StatusBadge server={s} />,
     },
     {
       id: 'environment',
@@ -137,6 +152,12 @@ export function serverColumns(
       cell: ({ row }) => text(row.original.teamOwner),
     },
     {
+      id: 'availability',
+      header: 'Availability (30 d)',
+      accessorFn: (s) => s.availability?.['30d'] ?? -1,
+      cell: ({ row: { original: s } }) => availabilityText(s),
+    },
+    {
       id: 'actions',
       header: 'Actions',
       enableSorting: false,
@@ -150,11 +171,11 @@ export function serverColumns(
               title="Edit"
               onClick={() => actions.edit(s)}
             >
-              <Icon name="edit" />
+              <SpriteIcon name="edit" sprite={actions.iconSprite} />
             </button>
           )}
           <a className="icon-button" href={`/infrastructure/${s.id}`} aria-label={`View ${s.name}`} title="View">
-            <Icon name="eye" />
+            <SpriteIcon name="eye" sprite={actions.iconSprite} />
           </a>
           {actions.canWrite && <WriteActions s={s} actions={actions} />}
         </div>
@@ -164,7 +185,7 @@ export function serverColumns(
 }
 
 /** Create build document, Run check and Delete of one row. */
-function WriteActions({ s, actions }: { s: Server; actions: RowActions }) {
+function WriteActions({ s, actions }: { s: ListedServer; actions: RowActions }) {
   return (
     <>
       <a
@@ -173,7 +194,7 @@ function WriteActions({ s, actions }: { s: Server; actions: RowActions }) {
         aria-label={`Create build document for ${s.name}`}
         title="Create build document"
       >
-        <Icon name="file-plus" />
+        <SpriteIcon name="file-plus" sprite={actions.iconSprite} />
       </a>
       <button
         type="button"
@@ -183,7 +204,7 @@ function WriteActions({ s, actions }: { s: Server; actions: RowActions }) {
         disabled={actions.busyId === s.id}
         onClick={() => actions.check(s)}
       >
-        <Icon name="activity" />
+        <SpriteIcon name="activity" sprite={actions.iconSprite} />
       </button>
       <button
         type="button"
@@ -192,7 +213,7 @@ function WriteActions({ s, actions }: { s: Server; actions: RowActions }) {
         title="Delete"
         onClick={() => actions.remove(s)}
       >
-        <Icon name="trash" />
+        <SpriteIcon name="trash" sprite={actions.iconSprite} />
       </button>
     </>
   );

@@ -1,9 +1,16 @@
 import type { VisibilityState } from '@tanstack/react-table';
 import { COLUMNS_STORAGE_KEY, SERVER_COLUMNS } from '../../../src/servers/shared';
 
+/** The table's columns: spec §9's, and availability (uptime % over 30 days from the rollups), hidden at first. */
+export const TABLE_COLUMNS: readonly { id: string; label: string; visible: boolean }[] = [
+  ...SERVER_COLUMNS.filter((c) => c.id !== 'actions'),
+  { id: 'availability', label: 'Availability (30 d)', visible: false },
+  ...SERVER_COLUMNS.filter((c) => c.id === 'actions'),
+];
+
 /** Spec §9 defaults: which server table columns show. */
 export function defaultVisibility(): VisibilityState {
-  return Object.fromEntries(SERVER_COLUMNS.map((c) => [c.id, c.visible]));
+  return Object.fromEntries(TABLE_COLUMNS.map((c) => [c.id, c.visible]));
 }
 
 /** Saved column visibility from local storage (key server-table-columns), else the defaults. */
@@ -30,13 +37,4 @@ export interface Filters {
   q: string;
   environment: string;
   status: string;
-}
-
-/** /infrastructure?q=…&environment=…&status=… with only the set filters. */
-export function filtersUrl(f: Filters, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ q: f.q.trim(), environment: f.environment, status: f.status, ...extra }))
-    if (v) params.set(k, v);
-  const qs = params.toString();
-  return qs ? `/infrastructure?${qs}` : '/infrastructure';
 }

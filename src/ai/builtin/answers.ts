@@ -1,10 +1,12 @@
 import type { Actor } from '../../auth/policy';
 import type { Db } from '../../db/client';
 import type { ToolUse } from '../engine';
+import { toolSources } from '../sources';
 import * as tools from '../tools';
 import type { ServerRow } from '../tools';
-import type { Intent } from './intents';
+import type { FleetFilters, Intent } from './intents';
 import { esc, link, plural, table, when } from './md';
+import { DECLINE } from './words';
 
 /** Runs the tools an intent needs and writes the answer as markdown from the rows found. */
 
@@ -25,7 +27,8 @@ async function use<T extends unknown[] | object | null>(
   p: Promise<T>,
 ): Promise<T> {
   const result = await p;
-  used.push({ name, args, results: Array.isArray(result) ? result.length : result ? 1 : 0 });
+  const results = Array.isArray(result) ? result.length : result ? 1 : 0;
+  used.push({ name, args, results, sources: toolSources(name, result) });
   return result;
 }
 
@@ -34,7 +37,7 @@ const fn = (s: ServerRow) => [s.primaryFunction, s.secondaryFunction, s.tertiary
 function serverTable(rows: ServerRow[]): string {
   const shown = rows.slice(0, MAX_ROWS);
   const t = table(
-    ['Server', 'IP Address', 'Status', 'Environment', 'Location', 'Function'],
+    ['Server', 'IP Address', 'Status', 'Environment', 'Location', 'Function', 'Owner'],
     shown.map((s) => [
       link(s.name, s.link),
       esc(s.ipAddress),
@@ -42,6 +45,7 @@ function serverTable(rows: ServerRow[]): string {
       esc(s.environment),
       esc(s.serverLocation),
       esc(fn(s)),
+      esc(s.teamOwner),
     ]),
   );
   return rows.length > MAX_ROWS
@@ -65,8 +69,8 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
 
   server:
     ({ name }) =>
-    async (db, used, timeZone) => {
-      const s = await use(used, 'get_server', { name }, tools.getServer(db, name));
+    async (db, used, timeZone, reader) => {
+      const s = await use(used, 'get_server', { name }, tools.getServer(db, reader, name));
       if (!s) return `I couldn't find a server named "${esc(name)}".`;
       const facts = [
         ['Status', s.status],
@@ -94,7 +98,10 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
             ]),
           )}`
         : '\n\nNo health checks have been recorded for it yet.';
-      return `**${link(s.name, s.link)}**\n\n${facts.map(([k, v]) => `- **${k}:** ${esc(v)}`).join('\n')}${checks}`;
+      const docs = s.documents.length
+        ? `\n\n**Linked documents**\n\n${s.documents.map((d) => `- ${link(d.title, d.link)}`).join('\n')}`
+        : '';
+      return `**${link(s.name, s.link)}**\n\n${facts.map(([k, v]) => `- **${k}:** ${esc(v)}`).join('\n')}${checks}${docs}`;
     },
 
   contacts:
@@ -270,15 +277,41 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
 
   servers:
     ({ environment, term }) =>
-    async (db, used) => {
+    async (db, used, _timeZone, reader) => {
       const args = { environment, function: term };
       const rows = await use(used, 'search_servers', args, tools.searchServers(db, { environment, function: term }));
       const what = [term, environment]
         .filter(Boolean)
         .map((w) => esc(w))
         .join(' ');
+      if (!rows.length && term) {
+        // "azure vm won't start": no such servers, but maybe a document on it.
+        const docs = await runners.docs({ kind: 'docs', terms: term })(db, used, _timeZone, reader);
+        if (!docs.startsWith("I couldn't")) return docs;
+      }
       if (!rows.length) return what ? `I found no ${what} servers in the inventory.` : NO_SERVERS;
       return `Found ${plural(rows.length, `${what ? `${what} ` : ''}server`)}:\n\n${serverTable(rows)}`;
+    },
+
+  offTopic: () => async () => DECLINE,
+
+  fleet:
+    ({ filters, within, yesNo }) =>
+    async (db, used) => {
+      const { statuses, ...rest } = filters;
+      const args = { ...rest, status: yesNo ? undefined : statuses, names: within };
+      const rows = await use(used, 'search_servers', args, tools.searchServers(db, { ...args, limit: 500 }));
+      const what = describe(filters, !!yesNo);
+      if (yesNo && statuses?.length) {
+        const matching = rows.filter((r) => statuses.includes(r.status)).length;
+        return `${matching} of ${plural(rows.length, 'server')} ${matching === 1 ? 'is' : 'are'} ${statuses.join(' or ')}:\n\n${serverTable(rows)}`;
+      }
+      if (!rows.length) {
+        if (Object.keys(filters).length === 1 && filters.location)
+          return `I found no servers whose location matches "${esc(filters.location)}".`;
+        return `I found no ${within ? 'such servers among those' : 'servers'}${what.text ? ` ${what.text}` : ''}.`;
+      }
+      return `Found ${plural(rows.length, `${what.adjectives}server`)}${within ? ' among those' : ''}${what.text ? ` ${what.text}` : ''}:\n\n${serverTable(rows)}`;
     },
 
   unknown:
@@ -298,6 +331,22 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
       return `I don't know: I found nothing in Ops Hub's servers, documentation, team or logs about "${esc(terms || 'that')}". I can answer questions about servers (by location, status, IP or function), documentation, recent issues, system logs and support contacts.`;
     },
 };
+
+/** "POS production servers in **Auburn** with status offline, owned by Retail Systems". */
+function describe(f: FleetFilters, yesNo: boolean): { adjectives: string; text: string } {
+  const adjectives = [f.function, f.os, f.environment]
+    .filter(Boolean)
+    .map((w) => `${esc(w)} `)
+    .join('');
+  const text = [
+    f.location ? `in **${esc(f.location)}**` : '',
+    f.statuses?.length && !yesNo ? `with status ${f.statuses.map(esc).join(' or ')}` : '',
+    f.owner ? `owned by ${esc(f.owner)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return { adjectives, text };
+}
 
 /** Looks up what the intent needs and drafts the markdown answer from what `reader` may read, times in `timeZone`. */
 export async function draftAnswer(db: Db, intent: Intent, timeZone: string, reader: Actor): Promise<Drafted> {

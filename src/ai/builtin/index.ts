@@ -1,17 +1,36 @@
 import type { Db } from '../../db/client';
 import { actorOf, type Engine } from '../engine';
 import type { AskInput } from '../schemas';
-import { serverNames } from '../tools';
+import { fleetFacts } from '../tools';
 import { draftAnswer } from './answers';
-import { detectIntent, suggestionsFor } from './intents';
+import { serversInContext } from './follow-up';
+import { detectIntent, type Intent, suggestionsFor } from './intents';
+import { normalise, vocabulary } from './words';
 import * as writing from './writing';
+
+/** Words never taken for typos (they are what the question is made of). */
+const COMMON = new Set(
+  (
+    'a an and any are about all at be by can could do does for from get give have how i in is it its me my of on or ' +
+    'our please show tell the their them there these this those to us we what which who with you your some each ' +
+    'have has had was were will would should want need know find list also just only than then that they when where ' +
+    'while why into over under after before been being more most much many other same such very again here now ' +
+    "right ones one joke what's whats won't can't"
+  ).split(' '),
+);
+
+/** The question as the rules read it, with what it is about: the fleet, typos and synonyms, the conversation. */
+async function understand(db: Db, input: AskInput): Promise<Intent> {
+  const fleet = await fleetFacts(db);
+  const known = vocabulary([...fleet.locations, ...fleet.functions, ...fleet.owners, ...fleet.systems]);
+  const query = normalise(input.query, known, COMMON);
+  const context = serversInContext(input.conversationHistory ?? [], fleet.names);
+  return detectIntent(query, fleet.names, fleet, context);
+}
 
 /** Suggested actions for a question (shared with the LLM engine). */
 export async function suggestActions(db: Db, query: string): Promise<string[]> {
-  const intent = detectIntent(
-    query,
-    (await serverNames(db)).map((s) => s.name),
-  );
+  const intent = await understand(db, { query, conversationHistory: [] });
   return suggestionsFor(intent.kind, /\bpos\b/i.test(query));
 }
 
@@ -49,8 +68,7 @@ export function builtinEngine(opts: { chunkDelayMs?: number } = {}): Engine {
   return {
     name: 'builtin',
     async answer(db: Db, input: AskInput, asker, emit, signal) {
-      const names = (await serverNames(db)).map((s) => s.name);
-      const intent = detectIntent(input.query, names);
+      const intent = await understand(db, input);
       const { text, tools } = await draftAnswer(db, intent, asker.timeZone, actorOf(asker));
       if (!emit)
         return {

@@ -15,13 +15,16 @@ type Block =
 const CMD_WORDS =
   'sudo|apt|apt-get|yum|dnf|systemctl|service|journalctl|kubectl|docker|git|ssh|scp|rsync|curl|wget|ping|tracert|traceroute|nslookup|dig|ipconfig|ifconfig|ip|netstat|ss|nmap|netsh|powershell|pwsh|cmd|chmod|chown|mkdir|rm|cp|mv|cat|grep|tail|head|ls|cd|df|du|free|top|mount|umount|tar|unzip|npm|pip|winget|choco|iisreset|robocopy|xcopy|reg|wmic|bcdedit|sfc|dism|gpupdate|gpresult|shutdown|net|sc|certutil|hostname|whoami|nltest|repadmin|dcdiag|vmkfstools|esxcli|esxcfg-\\w+|vim-cmd|openssl|crontab|useradd|usermod|passwd|firewall-cmd|ufw|iptables|mysql|psql|sqlcmd';
 const POWERSHELL =
-  /^(?:PS [^>]*>\s*)?(?:(?:Get|Set|New|Remove|Add|Install|Import|Enable|Disable|Test|Invoke|Start|Stop|Restart|Update|Connect|Disconnect|Export|Clear|Move|Rename|Resume|Suspend|Uninstall|Register|Unregister|Mount|Dismount|Search|Find|Grant|Revoke|Backup|Restore|Sync|Write|Read|Wait|Out|Select|Where|ForEach|Measure|Format|Convert|ConvertTo|ConvertFrom)-[A-Z]\w+|\$[A-Za-z_]\w*\s*=)/;
+  /^(?:PS [^>]*>\s*)?(?:(?:Get|Set|New|Remove|Add|Unlock|Lock|Reset|Repair|Send|Join|Copy|Compare|Approve|Publish|Expand|Initialize|Edit|Show|Enter|Exit|Checkpoint|Optimize|Use|Install|Import|Enable|Disable|Test|Invoke|Start|Stop|Restart|Update|Connect|Disconnect|Export|Clear|Move|Rename|Resume|Suspend|Uninstall|Register|Unregister|Mount|Dismount|Search|Find|Grant|Revoke|Backup|Restore|Sync|Write|Read|Wait|Out|Select|Where|ForEach|Measure|Format|Convert|ConvertTo|ConvertFrom)-[A-Z]\w+|\$[A-Za-z_]\w*\s*=)/;
 const SHELL = new RegExp(`^(?:\\$\\s+|#\\s+(?=(?:${CMD_WORDS})\\b)|>\\s*)?(?:${CMD_WORDS})(?:\\s|$)`);
 const STEP =
   /^(?:step\s*\d+\s*[:.)-]\s*|\d{1,2}\s*[.)]\s+|\(\d{1,2}\)\s*|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|lastly)\b[,:]?\s+)/i;
 const BULLET = /^[-*•–]\s+/;
 const SECTION_WORDS =
   /^(overview|summary|background|purpose|scope|prerequisites?|requirements?|before you (start|begin)|steps?|procedure|instructions|resolution|solution|fix|workaround|verification|verify|testing|validation|rollback|troubleshooting|notes?|tips?|references?|symptoms?|cause|root cause|issue|problem|impact|contacts?|escalation)\b/i;
+
+const WINDOWS_TOOLS =
+  /^(ipconfig|tracert|netsh|robocopy|xcopy|reg|wmic|bcdedit|sfc|dism|gpupdate|gpresult|certutil|nltest|repadmin|dcdiag|iisreset|sqlcmd|winget|choco)\b/i;
 
 /** A command line (shell or PowerShell), without its prompt; undefined when it is prose. */
 export function asCommand(line: string): { text: string; shell: 'powershell' | 'bash' } | undefined {
@@ -32,7 +35,9 @@ export function asCommand(line: string): { text: string; shell: 'powershell' | '
     SHELL.test(t) &&
     !/^(?:service|free|top|head|ip|net|cat|cd|ls)\s+(?:is|was|are|the|a|an|and|to|of|for)\b/i.test(t)
   ) {
-    return { text: t.replace(/^(?:\$|#|>)\s+/, ''), shell: 'bash' };
+    const text = t.replace(/^(?:\$|#|>)\s+/, '');
+    // Windows' own tools run in PowerShell; the rest are Unix shell commands.
+    return { text, shell: WINDOWS_TOOLS.test(text) ? 'powershell' : 'bash' };
   }
   return undefined;
 }

@@ -5,7 +5,10 @@ import {
   type EnhanceFieldInput,
   type KbPreview,
 } from '../schemas';
+import { commandsIn, compose, detectKind } from './compose';
 import { asCommand, structure, toBlocks } from './structure';
+
+export { detectKind };
 
 /** Built-in writing tools: real text processing, no model. */
 
@@ -128,13 +131,19 @@ export function categorise(text: string): string {
   return best.category;
 }
 
-const STOP = new Set(
-  'about above after again against also because been before being below between both could does doing down during each few from further have having here into just more most much must need needs once only other over same should some such than that their them then there these they this those through under until very were what when where which while will with would your yours you the and for are but not all any can was our out use using used make sure check run open click select enter type go next first finally step steps new now get set may one two its via'.split(
-    ' ',
-  ),
-);
+/** Technologies worth a tag that no category's vocabulary lists. */
+const TECHNOLOGIES =
+  /\b(nginx|apache|tomcat|postgresql|mysql|sql server|oracle|linux|ubuntu|red hat|windows|powershell|print spooler|spooler|certificate|ssl|tls|vpn|firewall|backup|docker|kubernetes|ldap|kerberos|smtp|iis)\b/g;
 
-/** Keywords as tags: spec vocabulary terms found, then the most frequent significant words (max 6). */
+/** Commands that say which technology a text is about. */
+const HINTS: [RegExp, string][] = [
+  [/\b(apt|apt-get|yum|dnf|systemctl|journalctl|df -h|du -sh)\b/, 'linux'],
+  [/\b\w+-AD\w+\b|\blocked out\b|\blockouts?\b/i, 'active directory'],
+  [/\bW3SVC\b|\biisreset\b/i, 'iis'],
+  [/^(?:PS [^>]*>\s*)?(?:Get|Set|New|Restart|Start|Stop|Invoke|Install|Enable|Test)-[A-Z]\w+/m, 'powershell'],
+];
+
+/** Tags from a vocabulary only: the category, its terms found, technologies named (max 6); never loose words. */
 export function extractTags(text: string, max = 6): string[] {
   const lower = text
     .toLowerCase()
@@ -143,17 +152,12 @@ export function extractTags(text: string, max = 6): string[] {
   const tags: string[] = [];
   for (const [category, terms] of Object.entries(VOCABULARY)) {
     for (const term of terms)
-      if (!/[\\?]/.test(term) && count(lower, term) > 0 && !tags.includes(term)) tags.push(term);
+      if (!/[\\?[]/.test(term) && count(lower, term) > 0 && !tags.includes(term)) tags.push(term);
     if (count(lower, category.toLowerCase()) > 0 && !tags.includes(category.toLowerCase()))
       tags.unshift(category.toLowerCase());
   }
-  const freq = new Map<string, number>();
-  for (const w of lower.match(/[a-z][a-z0-9-]{3,}/g) ?? []) if (!STOP.has(w)) freq.set(w, (freq.get(w) ?? 0) + 1);
-  const frequent = [...freq.entries()]
-    .filter(([, n]) => n > 1)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([w]) => w);
-  for (const w of frequent) if (!tags.some((t) => t.includes(w) || w.includes(t))) tags.push(w);
+  for (const tech of lower.match(TECHNOLOGIES) ?? []) if (!tags.includes(tech)) tags.push(tech);
+  for (const [hint, tech] of HINTS) if (hint.test(text) && !tags.includes(tech)) tags.push(tech);
   return [...new Set(tags)].slice(0, max);
 }
 
@@ -183,9 +187,16 @@ export function titleCase(text: string): string {
 /** A title from the text: its first short line (not a step or command), else its first words. */
 export function deriveTitle(text: string, fallback = 'Untitled Knowledge Base Article'): string {
   for (const raw of text.replace(/\r/g, '').split('\n')) {
-    const line = raw.replace(/^#+\s*|^(title|subject|re|fw)\s*:\s*/i, '').trim();
-    if (!line || asCommand(line) || /^(\d+[.)]|[-*•]|!\[|<|```)/.test(line)) continue;
-    const first = line.split(/(?<=[.!?])\s/)[0];
+    const line = raw
+      .replace(/^#+\s*|^((title|subject|re|fw|fwd)\s*:\s*)+/i, '')
+      .replace(/^\s*(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s*)?(?:<?[\w.-]{2,20}>?\s*:\s+)(?=\S)/, '')
+      .replace(/^(ticket|inc|incident|req|request|ritm|chg|change|case|task)?\s*#?\s*[A-Z]{0,5}\d{3,}\s*[-:–|]\s*/i, '')
+      .trim();
+    if (!line || asCommand(line) || commandsIn(line).length || /^(\d+[.)]|[-*•]|!\[|<|```|\$ )/.test(line)) continue;
+    if (/^(hi|hello|hey|thanks|cheers|regards|from|to|cc|date|sent|priority|reported by|assigned to)\b/i.test(line))
+      continue;
+    const first = line.split(/(?<=[.!?])\s/)[0].replace(/[.!?]+$/, '');
+    if (first.split(/\s+/).length < 2) continue;
     if (first.length <= 90) return titleCase(first);
     return titleCase(first.split(/\s+/).slice(0, 10).join(' '));
   }
@@ -219,32 +230,69 @@ export function summarise(text: string, max = 200): string {
 function withoutTitleLine(text: string, title: string): string {
   const lines = text.replace(/\r/g, '').split('\n');
   const first = lines.findIndex((l) => l.trim());
-  if (first >= 0 && titleCase(lines[first].replace(/^#+\s*|^(title|subject)\s*:\s*/i, '')) === title)
-    lines.splice(first, 1);
+  if (first >= 0 && deriveTitle(lines[first], '') === title) lines.splice(first, 1);
   return lines.join('\n');
+}
+
+/** The summary of structured markdown: its prose sentences, headings and code left out. */
+function summaryOf(markdown: string): string {
+  const lines = markdown
+    .replace(/^\s*(```|~~~)[\s\S]*?^\s*\1\s*$/gm, '')
+    .split('\n')
+    .filter((l) => l.trim() && !/^\s*#/.test(l));
+  // Paragraphs say what the item is about; list items (symptoms, steps) only when there is no paragraph.
+  const paragraphs = lines.filter((l) => !/^\s*(\d+\.|[-*•])\s+/.test(l));
+  const chosen = paragraphs.length ? paragraphs : lines;
+  const sentences = chosen
+    .map((l) => l.replace(/^\s*(\d+\.|[-*•])\s+/, '').trim())
+    .map((l) => (/[.!?:]$/.test(l) ? l : `${l}.`));
+  return summarise(sentences.join('\n\n'));
+}
+
+/** Already written as markdown (headings or code fences): tidied, not rebuilt. */
+const isMarkdown = (text: string) => /^(#{1,6}\s|```|~~~)/m.test(text);
+
+/** The structured body: markdown tidied; anything else composed into sections. */
+function structured(text: string): string {
+  // Markdown, or text with its own section lines ("Fix:", "Symptoms:"): tidied in its own order.
+  if (isMarkdown(text) || toBlocks(text).some((b) => b.kind === 'heading')) return structure(text);
+  return compose(text).content || structure(text);
+}
+
+/** The technology a title can name when the text has no prose line (shell history). */
+function fallbackTitle(text: string): string {
+  const tag = extractTags(text, 1)[0];
+  const kind = detectKind(text);
+  const what = kind === 'article' ? 'notes' : kind === 'how-to' ? 'procedure' : kind;
+  return tag ? titleCase(`${tag} ${what}`) : titleCase(`Operations ${what}`);
 }
 
 /** Messy text → the auto-created preview (title, category, tags, excerpt, structured content). */
 export function previewKb(content: string): KbPreview {
-  const title = deriveTitle(content);
-  const body = structure(withoutTitleLine(content, title));
+  const title = deriveTitle(content, fallbackTitle(content));
+  const rest = withoutTitleLine(content, title);
+  const body = structured(rest);
+  const category = categorise(content);
   return {
     title,
-    category: categorise(content),
-    tags: extractTags(content),
-    excerpt: summarise(withoutTitleLine(content, title)) || `How to ${title.toLowerCase()}.`,
+    category,
+    tags: extractTags(`${category === 'General' ? '' : category}\n${content}`),
+    excerpt: summaryOf(body) || title,
     content: body || content.trim(),
   };
 }
 
-/** The editor's "Enhance with AI": structured content, a suggested title, tags and a summary. */
+/** The editor's "Enhance with AI": structured content (its H1 kept), a suggested title, tags and a summary. */
 export function enhanceContent(input: EnhanceContentInput): EnhancedContent {
-  const title = input.title?.trim() ? titleCase(input.title) : deriveTitle(input.content);
+  const title = input.title?.trim() ? titleCase(input.title) : deriveTitle(input.content, fallbackTitle(input.content));
+  const h1 = /^\s*#\s+(.+)\n/.exec(input.content);
+  const body = h1 ? input.content.slice(h1[0].length) : input.content;
+  const improved = structured(body);
   return {
-    improvedContent: structure(input.content),
+    improvedContent: h1 ? `# ${h1[1].trim()}\n\n${improved}` : improved,
     suggestedTitle: title,
-    extractedTags: extractTags(`${input.title ?? ''}\n${input.content}`),
-    summary: summarise(input.content),
+    extractedTags: extractTags(`${input.category ?? ''}\n${input.title ?? ''}\n${input.content}`),
+    summary: summaryOf(improved) || title,
   };
 }
 
@@ -258,4 +306,13 @@ export function enhanceField(input: EnhanceFieldInput): string {
     .join(' ');
   const limited = input.fieldType === 'excerpt' && sentences.length > 300 ? summarise(sentences, 300) : sentences;
   return /[.!?…]$/.test(limited) ? limited : `${limited}.`;
+}
+
+/** Is the tag one the vocabulary gives (a category, one of its terms, a technology)? */
+export function isVocabularyTag(tag: string): boolean {
+  const t = tag.toLowerCase();
+  if (categories.some((c) => c.toLowerCase() === t)) return true;
+  if (Object.values(VOCABULARY).some((terms) => terms.some((term) => new RegExp(`^${term}$`, 'i').test(t))))
+    return true;
+  return new RegExp(`^(?:${TECHNOLOGIES.source.replace(/\\b/g, '')})$`, 'i').test(t);
 }

@@ -18,7 +18,12 @@ export function AssistantLauncher() {
       >
         <Icon name="bot" />
       </a>
-      <Island name="OpsChat" props={{ mode: 'panel', now: null, exchange: null }} load="interaction" clientOnly />
+      <Island
+        name="OpsChat"
+        props={{ mode: 'panel', now: null, exchanges: [], conversationId: null }}
+        load="interaction"
+        clientOnly
+      />
     </>
   );
 }

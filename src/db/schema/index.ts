@@ -11,3 +11,5 @@ export * from './notifications';
 export * from './rate-limits';
 export * from './collaboration';
 export * from './runbooks';
+export * from './monitoring';
+export * from './data-exchange';

@@ -1,11 +1,14 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uuid,
@@ -14,7 +17,7 @@ import {
 import { createdAt, id, updatedAt } from './common';
 import { documents } from './documents';
 import { users } from './users';
-import { tokenKinds, tokenScopes } from './values';
+import { type CheckKind, type CheckStatus, tokenKinds, tokenScopes } from './values';
 
 export const serverStatuses = ['online', 'warning', 'offline', 'maintenance', 'unknown'] as const;
 export type ServerStatus = (typeof serverStatuses)[number];
@@ -39,6 +42,8 @@ export const servers = pgTable(
     secondaryFunction: varchar('secondary_function', { length: 200 }),
     tertiaryFunction: varchar('tertiary_function', { length: 200 }),
     teamOwner: varchar('team_owner', { length: 100 }),
+    /** Free labels (lower case) that alert rules and searches select servers by (issue 24). */
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     keyContacts: text('key_contacts'),
     description: text('description'),
     notes: text('notes'),
@@ -53,6 +58,14 @@ export const servers = pgTable(
     /** When the status last changed (offline-for-an-hour reports). */
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
     monitorPort: integer('monitor_port').notNull().default(22),
+    /** Rounds in a row (scheduled or by hand) in which a check failed; offline at HEALTH_CHECK_FAILURES. */
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /** Set while the status changes more than HEALTH_CHECK_FLAP_LIMIT times an hour (announced once). */
+    flappingSince: timestamp('flapping_since', { withTimezone: true }),
+    /** The maintenance window the last check found the server in: shown as "maintenance", nobody alerted. */
+    maintenanceWindowId: uuid('maintenance_window_id').references(() => maintenanceWindows.id, {
+      onDelete: 'set null',
+    }),
     managedBy: varchar('managed_by', { length: 100 }),
     /** What global search matches (lower case, name first): kept by PostgreSQL, trigram-indexed. */
     searchText: text('search_text')
@@ -106,6 +119,62 @@ export const serverDocuments = pgTable(
   (t) => [primaryKey({ columns: [t.serverId, t.documentId] }), index('server_documents_document_idx').on(t.documentId)],
 );
 
+/**
+ * A planned window (one-off, or weekly at the same weekday and time) during which checks run but nobody is
+ * alerted and servers show "maintenance". No serverIds and no environment: every server.
+ */
+export const maintenanceWindows = pgTable('maintenance_windows', {
+  id: id(),
+  name: varchar('name', { length: 100 }).notNull(),
+  serverIds: uuid('server_ids').array(),
+  environment: varchar('environment', { length: 20, enum: environments }),
+  startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+  endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+  weekly: boolean('weekly').notNull().default(false),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+/** A server's explicit checks, in order; a server without any has one implicit `tcp` check on monitorPort. */
+export const serverChecks = pgTable(
+  'server_checks',
+  {
+    id: id(),
+    serverId: uuid('server_id')
+      .notNull()
+      .references(() => servers.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+    kind: varchar('kind', { length: 10 }).$type<CheckKind>().notNull(),
+    /** Host name or IP address. */
+    target: varchar('target', { length: 255 }).notNull(),
+    port: integer('port'),
+    /** http/https: the path and query ("/healthz"). */
+    path: varchar('path', { length: 500 }),
+    /** http/https: the status expected (absent: any 2xx or 3xx after redirects). */
+    expectStatus: integer('expect_status'),
+    /** http/https: text the body must contain. */
+    expectText: varchar('expect_text', { length: 200 }),
+    /** tls: warning when the certificate expires in fewer days (absent: 21). */
+    warnDays: integer('warn_days'),
+    /** dns: the address the name must resolve to. */
+    expectAddress: varchar('expect_address', { length: 45 }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('server_checks_server_idx').on(t.serverId, t.position)],
+);
+
+/** One check's result inside a health_checks row (checkId null: the implicit tcp check). */
+export interface CheckResultEntry {
+  checkId: string | null;
+  kind: CheckKind;
+  status: CheckStatus;
+  latencyMs: number | null;
+  /** Plain reason for everyone ("connection refused", "certificate expires in 5 days"). */
+  error: string | null;
+  /** Raw socket/TLS error, shown to admins only. */
+  detail?: string | null;
+}
+
 export const healthChecks = pgTable(
   'health_checks',
   {
@@ -120,11 +189,39 @@ export const healthChecks = pgTable(
     error: text('error'),
     /** A change to announce (went offline, or came back) not announced yet: set with the status, cleared when announced. */
     unannounced: boolean('unannounced').notNull().default(false),
+    /** Each check's result in this round (null on rows from before check kinds). */
+    results: jsonb('results').$type<CheckResultEntry[]>(),
   },
   (t) => [
     index('health_checks_server_time_idx').on(t.serverId, t.checkedAt),
     index('health_checks_unannounced_idx').on(t.checkedAt).where(sql`${t.unannounced}`),
   ],
+);
+
+/**
+ * Each server's newest health rounds: a ring of RECENT_ROUNDS slots per server (slot = seq mod RECENT_ROUNDS),
+ * written by a trigger on every insert into health_checks (drizzle/0023_recent_health_rounds.sql) and overwritten in
+ * place. The detail page reads a server's rounds from here: a few neighbouring pages, where health_checks holds them
+ * on as many pages as rounds, scattered over gigabytes. `id` is the health_checks row's.
+ */
+export const healthRecent = pgTable(
+  'health_recent',
+  {
+    serverId: uuid('server_id')
+      .notNull()
+      .references(() => servers.id, { onDelete: 'cascade' }),
+    slot: smallint('slot').notNull(),
+    /** The server's round number: the newest round has the highest. */
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    id: uuid('id').notNull(),
+    checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+    status: varchar('status', { length: 20, enum: serverStatuses }).notNull(),
+    previousStatus: varchar('previous_status', { length: 20, enum: serverStatuses }),
+    latencyMs: integer('latency_ms'),
+    error: text('error'),
+    results: jsonb('results').$type<CheckResultEntry[]>(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.slot] })],
 );
 
 /** Bearer tokens for metric-pushing agents; only the sha256 is stored. */

@@ -53,3 +53,44 @@ export const notificationKinds = [
   'server_changed',
 ] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
+
+/** What a health check probes (issue 24): a TCP connect, an HTTP(S) request, a certificate's expiry, a name lookup. */
+export const checkKinds = ['tcp', 'http', 'https', 'tls', 'dns'] as const;
+export type CheckKind = (typeof checkKinds)[number];
+
+/** One check's result: ok, warning (e.g. a certificate expiring soon) or failing. */
+export const checkStatuses = ['ok', 'warning', 'failing'] as const;
+export type CheckStatus = (typeof checkStatuses)[number];
+
+/** How an alert rule reaches people: e-mail, Web Push, or a webhook (generic JSON, Slack or Teams body). */
+export const alertChannels = ['email', 'push', 'webhook'] as const;
+export type AlertChannel = (typeof alertChannels)[number];
+export const webhookFormats = ['json', 'slack', 'teams'] as const;
+export type WebhookFormat = (typeof webhookFormats)[number];
+
+/** Why an alert delivery is sent: the server went down, is still down (repeat), or came back. */
+export const alertDeliveryKinds = ['opened', 'repeat', 'recovered'] as const;
+export const alertDeliveryStatuses = ['pending', 'sending', 'sent', 'failed'] as const;
+
+/** Data in and out (issue 25): import job states (a preview waits for its page's Confirm), webhook events and delivery states. */
+export const importJobStatuses = ['preview', 'queued', 'running', 'done', 'failed'] as const;
+export type ImportJobStatus = (typeof importJobStatuses)[number];
+export const webhookEvents = [
+  'item.created',
+  'item.updated',
+  'item.deleted',
+  'item.published',
+  'server.created',
+  'server.updated',
+  'server.deleted',
+  'server.status_changed',
+  'check.failed',
+  'check.recovered',
+  'user.approved',
+] as const;
+export type WebhookEvent = (typeof webhookEvents)[number];
+/**
+ * 'dropped' is no delivery: one row per endpoint counting the events not queued while its queue was full
+ * (src/webhooks/queue.ts).
+ */
+export const webhookDeliveryStatuses = ['pending', 'sending', 'sent', 'failed', 'dropped'] as const;

@@ -68,6 +68,15 @@ export function JobsTable({ jobs, timeZone, now }: { jobs: JobRow[]; timeZone: s
                   '—'
                 )}
                 {job.lastRun?.message && <div className="small muted">{job.lastRun.message}</div>}
+                {job.lastSkipped && (
+                  <div className="small" data-skipped>
+                    <Badge colour={RESULT_COLOUR.skipped}>{RESULT_LABEL.skipped}</Badge>{' '}
+                    <span title={formatDateTime(job.lastSkipped.startedAt, timeZone)}>
+                      {relativeTime(job.lastSkipped.startedAt, now)}
+                    </span>
+                    {job.lastSkipped.message && <span className="muted">{`: ${job.lastSkipped.message}`}</span>}
+                  </div>
+                )}
               </td>
               <td>{job.nextRun ? formatDateTime(job.nextRun, timeZone) : 'Not scheduled'}</td>
               <td>
@@ -139,7 +148,10 @@ export function JobsPage({ jobs, mode, failed, timeZone, now, notice }: JobsPage
     <div className="stack">
       {notice && <Banner variant={notice.variant}>{notice.text}</Banner>}
       <p className="muted">{MODE_TEXT[mode]}</p>
-      <Card title="Scheduled jobs" subtitle="Each run holds a database lock, so only one worker runs a job at a time.">
+      <Card
+        title="Scheduled jobs"
+        subtitle="Each run holds a database lock, so only one worker runs a job at a time; every worker takes part in each health-check round. A tick that finds the previous run still going is skipped and shown here."
+      >
         <JobsTable jobs={jobs} timeZone={timeZone} now={now} />
       </Card>
       <Card title="Failed e-mail" subtitle="Messages the mail server refused, or that failed 10 delivery attempts.">

@@ -16,6 +16,7 @@ const RESERVED = new Set([
   'mark-reviewed',
   'review-requests',
   'reviews',
+  'print',
 ]);
 const MAX_LENGTH = 60;
 

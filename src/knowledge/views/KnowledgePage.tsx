@@ -6,8 +6,8 @@ import { AutoCreatePanel } from './AutoCreatePanel';
 import { Toolbar } from './Toolbar';
 import type { ListState } from './urls';
 
-/** The Create New menu (a <details> dropdown: no JavaScript needed). */
-export function CreateMenu() {
+/** The Create New menu (a <details> dropdown: no JavaScript needed); last, Import for those who may import. */
+export function CreateMenu({ canImport }: { canImport?: boolean }) {
   return (
     <details className="menu kb-create">
       <summary className="btn btn--primary">
@@ -20,6 +20,11 @@ export function CreateMenu() {
             {ITEM_TYPES[type].label}
           </a>
         ))}
+        {canImport && (
+          <a className="menu__item" role="menuitem" href="/import?space=knowledge">
+            Import Markdown…
+          </a>
+        )}
       </div>
     </details>
   );
@@ -39,6 +44,8 @@ export interface ListPageProps {
   admin?: boolean;
   /** The reader may create items (viewers and auditors see no create actions). */
   canWrite: boolean;
+  /** The reader may import Markdown (issue 25): the Create New menu's last entry, a quiet link on documents. */
+  canImport?: boolean;
 }
 
 /** /knowledge-base and /documents: filters, create action, the swappable results (with the delete dialog). */
@@ -63,9 +70,14 @@ export function ListPage(props: ListPageProps) {
             Deleted items
           </a>
         )}
+        {!hasKinds && props.canImport && (
+          <a className="btn btn--ghost" href={`/import?space=${props.space}`}>
+            Import
+          </a>
+        )}
         {props.canWrite &&
           (hasKinds ? (
-            <CreateMenu />
+            <CreateMenu canImport={props.canImport} />
           ) : (
             <a className="btn btn--primary" href={`${path}/new`}>
               <Icon name="plus" />

@@ -13,6 +13,7 @@ import { ReviewStatus } from './ReviewDate';
 import { WatchButton } from './WatchButton';
 import { CommentsSection, type CommentsSectionProps } from '../../comments/shared/CommentsSection';
 import { ReviewPanel } from './ReviewPanel';
+import { KeepOfflineButton, type OfflineState } from '../../offline/shared/KeepOfflineButton';
 
 /** A contents list is worth its space from this many headings on. */
 const TOC_MIN_HEADINGS = 3;
@@ -37,6 +38,8 @@ export interface ReadPageProps {
   review?: ReviewPanelData;
   /** How often the open page refreshes its Servers panel (configuration). */
   serversPollMs: number;
+  /** Whether the reader keeps it offline (issue 25): their choice, their team's server, or not. */
+  offline?: OfflineState;
 }
 
 const ownerName = (item: ReadableItem['item']) => {
@@ -88,6 +91,8 @@ function Actions(props: Pick<ReadPageProps, 'space' | 'read' | 'back' | 'actions
   const { path, api } = SPACES[space];
   const { item } = read;
   const deleteHref = `${path}/${item.id}/delete?back=${encodeURIComponent(back)}`;
+  // Download and Print give what the page shows: the draft when the reader opened it.
+  const shown = read.revision.showing === 'draft' ? '?revision=draft' : '';
   return (
     <div className="row doc__actions">
       {actions.edit && (
@@ -108,6 +113,13 @@ function Actions(props: Pick<ReadPageProps, 'space' | 'read' | 'back' | 'actions
       )}
       <a className="btn btn--secondary btn--sm" href={`${path}/${item.id}/activity`}>
         Activity
+      </a>
+      {/* Issue 25: the item as markdown (a zip when it has images) and its print view (src/exports). */}
+      <a className="btn btn--secondary btn--sm" href={`${api}/${item.id}/export.md${shown}`} download>
+        Download markdown
+      </a>
+      <a className="btn btn--secondary btn--sm" href={`${path}/${item.id}/print${shown}`}>
+        Print
       </a>
       {actions.history && (
         <>
@@ -215,7 +227,7 @@ function LinkServersHint({ href }: { href: string }) {
 
 /** An item's own read page: everything server-rendered, readable without JavaScript. */
 export function ReadPage(props: ReadPageProps) {
-  const { space, read, back, timeZone, actions, script, watching, comments, review, serversPollMs } = props;
+  const { space, read, back, timeZone, actions, script, watching, comments, review, serversPollMs, offline } = props;
   const { item } = read;
   return (
     <article className="doc">
@@ -225,7 +237,11 @@ export function ReadPage(props: ReadPageProps) {
         <Facts space={space} read={read} timeZone={timeZone} />
         <ReviewStatus space={space} item={item} timeZone={timeZone} canMark={actions.edit} />
         <Actions space={space} read={read} back={back} actions={actions} timeZone={timeZone} />
-        <WatchButton space={space} id={item.id} watching={!!watching} />
+        {/* Watch and Keep offline share one line (a phone keeps the first paragraph in its first screen). */}
+        <div className="doc__follow">
+          <WatchButton space={space} id={item.id} watching={!!watching} />
+          <KeepOfflineButton space={space} id={item.id} state={offline ?? null} />
+        </div>
         {review && <ReviewPanel review={review} editable={actions.edit} />}
       </header>
       <div className="doc__layout">

@@ -21,6 +21,8 @@ export interface ResultsProps {
   canWrite: boolean;
   /** Whether the reader may edit (and so delete) an item. */
   canEdit: (item: Item) => boolean;
+  /** Admins: the whole-space export of these filters (issue 25). */
+  exportHref?: string;
 }
 
 /** "Showing 60 of 812" and a link that shows more (the list is capped so big spaces stay fast). */
@@ -52,6 +54,14 @@ export function Results(props: ResultsProps) {
       <div className="kb-loading htmx-indicator" aria-hidden="true">
         {view === 'list' ? <ListSkeleton /> : <GridSkeleton />}
       </div>
+      {props.exportHref && (
+        <p className="row kb-export">
+          <span className="spacer" />
+          <a className="btn btn--ghost btn--sm" href={props.exportHref} download>
+            Export
+          </a>
+        </p>
+      )}
       <div className="kb-results__body" aria-live="polite">
         {view === 'category' && props.category ? (
           props.category

@@ -45,7 +45,9 @@ function SectionCard({ section }: { section: ReportSection }) {
     <Card
       title={section.title}
       subtitle={
-        section.id === 'by-environment' ? undefined : countOf(section.total ?? section.rows.length, section.noun)
+        section.id === 'by-environment' || section.id === 'uptime'
+          ? undefined
+          : countOf(section.total ?? section.rows.length, section.noun)
       }
     >
       {section.rows.length === 0 ? (

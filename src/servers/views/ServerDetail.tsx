@@ -1,13 +1,21 @@
 import { Badge, Card, EmptyState } from '../../ui/components';
 import { environmentColour, formatDateTime, statusColour } from '../../ui/shared';
 import { lastCheckText, uptimeText, usageText, type Server } from '../schemas';
+import type { CheckBoardEntry } from '../checks';
+import { DETAIL_ROUNDS } from '../detail';
 import type { HealthCheckEntry, LinkedDocument } from '../service';
+import { ServerChecks } from './ServerChecks';
 import { ServerRunbooks, type LinkSearch } from './ServerRunbooks';
 import { Sparkline } from './Sparkline';
+import { UptimeCard, type UptimeCardProps } from './UptimeCard';
 
 export interface ServerDetailProps {
   server: Server;
   checks: HealthCheckEntry[];
+  /** Each check with its last result and history (the Checks card). */
+  checkBoard: CheckBoardEntry[];
+  /** May the reader see raw socket/TLS errors (admins)? */
+  showCheckDetail: boolean;
   links: LinkedDocument[];
   /** The "Link a document" search (null for those who may not link). */
   search: LinkSearch | null;
@@ -15,6 +23,8 @@ export interface ServerDetailProps {
   linkError?: string;
   /** May the reader change servers (can content.write)? Viewers and auditors get no forms. */
   canWrite: boolean;
+  /** Availability per period and the environment's SLA target. */
+  uptime?: UptimeCardProps;
 }
 
 function Facts({ server: s, timeZone }: { server: Server; timeZone: string }) {
@@ -44,6 +54,18 @@ function Facts({ server: s, timeZone }: { server: Server; timeZone: string }) {
     ['Secondary function', s.secondaryFunction],
     ['Tertiary function', s.tertiaryFunction],
     ['Team owner', s.teamOwner],
+    [
+      'Tags',
+      s.tags.length ? (
+        <span key="tags" className="row" style={{ gap: '0.25rem', flexWrap: 'wrap' }}>
+          {s.tags.map((t) => (
+            <Badge key={t} colour="neutral">
+              {t}
+            </Badge>
+          ))}
+        </span>
+      ) : null,
+    ],
     ['Key contacts', s.keyContacts],
     ['Managed by', s.managedBy],
     ['CPU', usageText(s, s.cpuUsage)],
@@ -102,7 +124,7 @@ function Checks({ checks, timeZone }: { checks: HealthCheckEntry[]; timeZone: st
   );
 }
 
-/** /infrastructure/{id}: every field, the last 50 health checks with a sparkline, its runbooks. */
+/** /infrastructure/{id}: every field, the last DETAIL_ROUNDS health checks with a sparkline, its runbooks. */
 export function ServerDetail(props: ServerDetailProps) {
   const { server, timeZone } = props;
   return (
@@ -128,7 +150,9 @@ export function ServerDetail(props: ServerDetailProps) {
           <Facts server={server} timeZone={timeZone} />
         </Card>
         <div className="stack">
-          <Card title="Health checks" subtitle={`Last ${props.checks.length} of at most 50`}>
+          {props.uptime && <UptimeCard {...props.uptime} />}
+          <ServerChecks board={props.checkBoard} timeZone={timeZone} showDetail={props.showCheckDetail} />
+          <Card title="Health checks" subtitle={`Last ${props.checks.length} of at most ${DETAIL_ROUNDS}`}>
             <Checks checks={props.checks} timeZone={timeZone} />
           </Card>
           <ServerRunbooks

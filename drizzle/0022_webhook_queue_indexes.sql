@@ -1,0 +1,3 @@
+DROP INDEX "webhook_deliveries_due_idx";--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_queue_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at","occurred_at") WHERE "webhook_deliveries"."status" in ('pending', 'sending');--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_held_idx" ON "webhook_deliveries" USING btree ("endpoint_id","status") WHERE "webhook_deliveries"."status" in ('sending', 'dropped');
