@@ -2,6 +2,7 @@ import { alertsJob } from './alerts';
 import { auditRetentionJob } from './audit-retention';
 import { backupJob } from './backup';
 import type { JobDefinition } from './define-job';
+import { embeddingsJob } from './embeddings';
 import { healthChecksJob } from './health-checks';
 import { healthReportJob } from './health-report';
 import { healthRollupJob } from './health-rollup';
@@ -26,4 +27,5 @@ export const allJobs: JobDefinition[] = [
   auditRetentionJob,
   importJobsJob,
   backupJob,
+  embeddingsJob,
 ];

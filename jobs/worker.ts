@@ -8,6 +8,7 @@ import { openPostgres, queryRows } from '../src/db/client';
 import { createLogger } from '../src/http/logger';
 import { allJobs } from './index';
 import { createScheduler } from './scheduler';
+import { setEmbeddingsEndpoint } from '../src/embeddings/service';
 
 /** How long a running job may take to finish after SIGTERM (the whole shutdown stays within ~10 s). */
 const SHUTDOWN_TIMEOUT_MS = 9_000;
@@ -46,6 +47,7 @@ async function main() {
     );
   }
 
+  setEmbeddingsEndpoint(config.embeddings, logger);
   const scheduler = createScheduler({ database, config, logger, jobs: allJobs });
   const scheduled = scheduler.start();
   const schedules = Object.fromEntries(allJobs.map((j) => [j.name, j.schedule(config)]));

@@ -45,6 +45,7 @@ import { importRoutes, isImportUpload } from './imports/routes';
 import { exportRoutes } from './exports/routes';
 import { offlineRoutes } from './offline/routes';
 import { mcpRoutes } from './mcp/routes';
+import { embeddingsApi } from './embeddings/api';
 
 const JSON_LIMIT = 5 * 1024 * 1024;
 /** Routes that read their own (larger, binary) body: image uploads and imports. */
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', aiRoutes());
   app.route('/', offlineRoutes());
   app.route('/', mcpRoutes());
+  app.route('/', embeddingsApi());
 
   app.notFound(renderNotFound);
   app.onError((err, c) => {

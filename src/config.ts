@@ -174,6 +174,15 @@ const schema = z
     UNVERIFIED_ACCOUNT_DAYS: z.coerce.number().int().min(1).default(7),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
     MCP_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+    /** An OpenAI-compatible /embeddings endpoint (Ollama, vLLM, OpenAI): retrieval by meaning (issue 26). */
+    EMBEDDINGS_BASE_URL: optionalUrl,
+    EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).default('nomic-embed-text'),
+    EMBEDDINGS_API_KEY: optionalText,
+    /** Cosine similarity a chunk needs to count as a match by meaning (depends on the model). */
+    EMBEDDINGS_MIN_SIMILARITY: z.coerce.number().min(0).max(1).default(0.35),
+    /** How long a search waits for its question's vector before answering by full text alone. */
+    EMBEDDINGS_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(1_500),
+    EMBEDDINGS_CRON: cronExpression.default('* * * * *'),
     /** How often an open read page refreshes its Servers panel; tests shorten it, people keep the default. */
     SERVERS_PANEL_POLL_MS: z.coerce.number().int().min(500).default(SERVERS_PANEL_POLL_MS),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -262,7 +271,18 @@ function toConfig(env: z.infer<typeof schema>) {
       alerts: env.ALERTS_CRON,
       webhooks: env.WEBHOOKS_CRON,
       imports: env.IMPORT_CRON,
+      embeddings: env.EMBEDDINGS_BASE_URL ? env.EMBEDDINGS_CRON : 'off',
     },
+    /** Retrieval by meaning; unset base URL → full-text search only. */
+    embeddings: env.EMBEDDINGS_BASE_URL
+      ? {
+          baseUrl: env.EMBEDDINGS_BASE_URL,
+          model: env.EMBEDDINGS_MODEL,
+          apiKey: env.EMBEDDINGS_API_KEY,
+          minSimilarity: env.EMBEDDINGS_MIN_SIMILARITY,
+          queryTimeoutMs: env.EMBEDDINGS_QUERY_TIMEOUT_MS,
+        }
+      : undefined,
     /** Health checks at fleet scale (issue 24). */
     health: {
       /** Unset: any address not denied, except loopback. */

@@ -13,6 +13,7 @@ import { createLogger } from './http/logger';
 import { startMailListener } from './mail/listener';
 import { loadAssets } from './ui/assets';
 import { startWebhookListener } from './webhooks/commands';
+import { setEmbeddingsEndpoint } from './embeddings/service';
 
 /** In-flight requests get this long after SIGTERM; the whole stop stays inside Docker's 10 s. */
 const SHUTDOWN_TIMEOUT_MS = 7_000;
@@ -42,6 +43,7 @@ async function main() {
   const secret = config.appSecret ?? randomBytes(32).toString('hex');
   if (!config.appSecret) logger.warn('APP_SECRET is not set: signed links last only as long as this process');
 
+  setEmbeddingsEndpoint(config.embeddings, logger);
   const app = createApp({ config, database, db: database.db, logger, assets, secret });
   const notice = await firstStartNotice(database.db, config);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

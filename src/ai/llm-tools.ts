@@ -40,7 +40,7 @@ const defs = {
   },
   search_documents: {
     description:
-      'Full-text search over the knowledge base and documents. Returns titles, excerpts, snippets and in-app links.',
+      'Search the knowledge base and documents (full text, and by meaning when configured). Returns titles, excerpts, snippets and in-app links; a hit found by meaning has a section whose link goes to the matching heading: cite that link.',
     schema: z.object({ query: z.string().min(1).max(200) }),
     run: (db: Db, a: { query: string }, reader: Actor) => tools.searchDocuments(db, reader, a.query, 8),
   },

@@ -3,6 +3,7 @@ import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzl
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { can, type Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
+import { fuseHits, itemsByMeaning, type SimilarItem } from '../embeddings/service';
 import { likeEscape } from '../db/like';
 import { auditLog, documents, healthChecks, servers, teamMembers, users } from '../db/schema';
 import { readableBy } from '../knowledge/access';
@@ -263,30 +264,48 @@ export interface DocumentHit {
   snippet: string;
   updatedAt: string;
   link: string;
+  /** The part found by meaning, cited by its heading's link (only with an embeddings endpoint). */
+  section?: { heading: string | null; link: string };
+}
+
+type HitRow = Parameters<typeof toHit>[0];
+
+const HIT_COLUMNS = sql`d.id, d.space, d.title, d.excerpt, d.category, d.tags, left(d.content, 600) as snippet, d.updated_at`;
+
+/** Items only meaning found (itemsByMeaning already kept them to what the reader may read). */
+const hitsByIds = (db: Db, ids: string[]) =>
+  queryRows<HitRow>(
+    db,
+    sql`select ${HIT_COLUMNS} from ${documents} d
+        where d.id = any(${`{${ids.join(',')}}`}::uuid[]) and d.deleted_at is null`,
+  );
+
+/** A hit found by meaning quotes the part that matched and links to its heading. */
+function withSection(row: HitRow & { match?: SimilarItem }): DocumentHit {
+  const hit = toHit(row);
+  if (!row.match) return hit;
+  const { heading, anchor, snippet } = row.match;
+  return { ...hit, snippet, section: { heading, link: anchor ? `${hit.link}#${anchor}` : hit.link } };
 }
 
 /**
- * Full-text search over the items `reader` may read (websearch_to_tsquery, ranked by ranked_documents(): deleted
- * excluded), best first.
+ * The items `reader` may read that match `query`, best first: full text (websearch_to_tsquery, ranked by
+ * ranked_documents(): deleted excluded), fused (RRF) with the items closest in meaning when an embeddings endpoint
+ * is configured.
  */
 export async function searchDocuments(db: Db, reader: Actor, query: string, limit = 5): Promise<DocumentHit[]> {
-  const rows = await queryRows<{
-    id: string;
-    space: string;
-    title: string;
-    excerpt: string | null;
-    category: string | null;
-    tags: string[];
-    snippet: string;
-    updated_at: string | Date;
-  }>(
-    db,
-    sql`select d.id, d.space, d.title, d.excerpt, d.category, d.tags, left(d.content, 600) as snippet, d.updated_at
-        from ${readableHits(reader, sql`websearch_to_tsquery('english', ${query})`, Math.min(limit, 20))} r
-        join ${documents} d on d.id = r.id
-        order by r.rank desc, r.updated_at desc`,
-  );
-  return rows.map(toHit);
+  const max = Math.min(limit, 20);
+  const [byText, byMeaning] = await Promise.all([
+    queryRows<HitRow>(
+      db,
+      sql`select ${HIT_COLUMNS}
+          from ${readableHits(reader, sql`websearch_to_tsquery('english', ${query})`, max)} r
+          join ${documents} d on d.id = r.id
+          order by r.rank desc, r.updated_at desc`,
+    ),
+    itemsByMeaning(db, reader, query, max),
+  ]);
+  return (await fuseHits(byText, byMeaning, max, (ids) => hitsByIds(db, ids))).map(withSection);
 }
 
 /** The most recently updated knowledge items `reader` may read (for "recent documentation"). */

@@ -2,6 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../auth/policy';
 import { queryRows, type Db } from '../db/client';
+import { fuseHits, itemsByMeaning, type SimilarItem } from '../embeddings/service';
 import { readableBy, readsEverything } from '../knowledge/access';
 import { itemHref } from '../knowledge/shared';
 import { likeEscape } from '../db/like';
@@ -52,6 +53,22 @@ const serverResult = (r: ServerRow): SearchResult => ({
   type: 'server',
   url: `/infrastructure?server=${r.id}`,
 });
+
+/** Items only meaning found, as result lines (similarItems already kept to what the reader may read). */
+const documentsByIds = async (db: Db, ids: string[]) =>
+  (
+    await queryRows<DocRow>(
+      db,
+      sql`select id, title, excerpt, left(content, 400) as snippet, category, space
+          from documents where id = any(${`{${ids.join(',')}}`}::uuid[]) and deleted_at is null`,
+    )
+  ).map(documentResult);
+
+/** A hit found by meaning links to the heading of the part that matched. */
+const atSection = (r: SearchResult & { match?: SimilarItem }): SearchResult => {
+  const { match, ...result } = r;
+  return match?.anchor ? { ...result, url: `${result.url}#${match.anchor}` } : result;
+};
 
 /** Every ranked candidate (ranked_documents() ranks at most 600 whatever the limit asked for). */
 const ALL_CANDIDATES = 600;
@@ -105,11 +122,13 @@ async function searchBoth(
 
 /**
  * The global search as `reader` sees it: documents by rank, then servers; servers keep up to half the places
- * when both match.
+ * when both match. With an embeddings endpoint, documents found by full text and by meaning are fused (RRF).
  */
 export async function search(db: Db, reader: Actor, q: string, limit = 8): Promise<SearchResult[]> {
   if (!q.trim()) return [];
-  const { docs, hosts } = await searchBoth(db, reader, q, limit);
+  const [both, similar] = await Promise.all([searchBoth(db, reader, q, limit), itemsByMeaning(db, reader, q, limit)]);
+  const hosts = both.hosts;
+  const docs = (await fuseHits(both.docs, similar, limit, (ids) => documentsByIds(db, ids))).map(atSection);
   const serverPlaces = Math.min(hosts.length, Math.max(limit - docs.length, Math.ceil(limit / 2)));
   return [...docs.slice(0, limit - serverPlaces), ...hosts.slice(0, serverPlaces)];
 }

@@ -187,8 +187,9 @@ const runners: { [K in Intent['kind']]: (intent: Extract<Intent, { kind: K }>) =
       const head = terms ? `Documentation matching "${esc(terms)}":` : 'The most recently updated documentation:';
       const list = hits.map((d, i) => {
         const meta = [d.category, d.tags.slice(0, 3).join(', ')].filter(Boolean).map(esc).join(' · ');
-        const summary = (d.excerpt || d.snippet).slice(0, 200);
-        return `${i + 1}. ${link(d.title, d.link)}${meta ? ` — ${meta}` : ''}\n   > ${esc(summary)}`;
+        const summary = (d.section ? d.snippet : d.excerpt || d.snippet).slice(0, 200);
+        const section = d.section?.heading ? ` (section ${link(d.section.heading, d.section.link)})` : '';
+        return `${i + 1}. ${link(d.title, d.link)}${section}${meta ? ` — ${meta}` : ''}\n   > ${esc(summary)}`;
       });
       return `${head}\n\n${list.join('\n')}`;
     },

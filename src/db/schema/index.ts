@@ -13,3 +13,4 @@ export * from './collaboration';
 export * from './runbooks';
 export * from './monitoring';
 export * from './data-exchange';
+export * from './embeddings';
