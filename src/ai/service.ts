@@ -191,11 +191,19 @@ export function checkContent(content: string): string {
   return content;
 }
 
-/** The auto-create preview with the servers the pasted text or the preview names (the panel offers them ticked). */
+/** Tags an auto-created item may carry (AutoCreateInput's limit). */
+const MAX_PREVIEW_TAGS = 12;
+
+/**
+ * The auto-create preview with the servers the pasted text or the preview names (the panel offers them ticked), and
+ * their inventory names among its tags (the inventory is part of the tag vocabulary).
+ */
 export async function previewWithServers(db: Db, engine: Engine, content: string) {
   const preview = await engine.previewKb(content);
   const servers = await serversMentionedIn(db, `${content}\n${preview.title}\n${preview.content}`);
-  return { ...preview, serverIds: servers.map((s) => s.id), servers };
+  const names = servers.map((s) => s.name.toLowerCase());
+  const tags = [...new Set([...(preview.tags ?? []), ...names])].slice(0, MAX_PREVIEW_TAGS);
+  return { ...preview, tags, serverIds: servers.map((s) => s.id), servers };
 }
 
 /** Saves an auto-created preview as a knowledge item (a draft knowledge-base article), linked to its servers. */

@@ -40,6 +40,8 @@ describe('Auto Create KB and servers', () => {
     expect(preview.title).toBeTruthy();
     expect(preview.serverIds.sort()).toEqual([dc01, dc02].sort());
     expect(preview.servers.map((s: { name: string }) => s.name)).toEqual(['dc01', 'dc02']);
+    expect(preview.tags).toEqual(expect.arrayContaining(['dc01', 'dc02'])); // inventory names are tag vocabulary
+    expect(preview.tags).not.toContain('dc010');
     const none = await (await post('/api/ai/auto-create-kb-preview', { content: 'restart dns on dc0100' })).json();
     expect(none.serverIds).toEqual([]);
   });
