@@ -3,6 +3,8 @@
  * names, places, functions, owners, and the operations vocabulary), abbreviations and synonyms spelled out.
  */
 
+import damerauLevenshtein from 'damerau-levenshtein';
+
 /** Words of the questions the assistant answers (what typos are corrected to). */
 const OPS_WORDS = (
   'server servers host hosts offline online warning warnings maintenance status health healthy unhealthy ' +
@@ -45,20 +47,10 @@ const SYNONYMS: Record<string, string> = {
   dcs: 'domain controllers',
 };
 
-/** Damerau–Levenshtein distance (one transposition counts once), capped early for speed. */
+/** Damerau–Levenshtein distance (one transposition counts once); 3 at once for lengths 3 or more apart. */
 export function distance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 2) return 3;
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
+  return damerauLevenshtein(a, b).steps;
 }
 
 /** The known words: the operations vocabulary and every word of the fleet's names, places, functions, owners. */
