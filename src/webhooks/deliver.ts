@@ -125,6 +125,18 @@ async function claim(db: Db, now: Date): Promise<Claimed | null> {
   });
 }
 
+/**
+ * Gives back a claim taken as the run was being stopped, untried: its status as it was, the attempt not counted, due
+ * now (another process, or this one's next run, sends it).
+ */
+async function release(db: Db, d: Claimed, now: Date): Promise<void> {
+  await db.execute(
+    sql`update webhook_deliveries
+        set status = ${d.was}, attempts = attempts - 1, locked_until = null, next_attempt_at = ${ts(now)}
+        where id = ${d.id} and status = 'sending' and locked_until = ${d.token}::timestamptz`,
+  );
+}
+
 /** When the next delivery still to send comes due (null: none waits). */
 export async function nextDueAt(db: Db): Promise<Date | null> {
   const [row] = await queryRows<{ at: Date | string | null }>(
@@ -266,6 +278,10 @@ export async function runWebhookDeliveries(deps: WebhookDeps, opts: WebhookRunOp
     while (left > 0 && !opts.signal?.aborted && Date.now() < endBy) {
       left--;
       const d = await claim(deps.db, clock());
+      if (d && opts.signal?.aborted) {
+        await release(deps.db, d, clock()); // stopped while it was being taken
+        return;
+      }
       if (!d) {
         left++;
         // Nothing may be taken now. While another runner still waits on a slow receiver (which keeps its endpoint's

@@ -179,6 +179,27 @@ describe('fairness', () => {
   });
 });
 
+describe('a run stopped while it takes a delivery', () => {
+  it('gives the delivery back untried: nothing posted, no attempt counted, due at once', async () => {
+    const json = await endpoint({ events: ['user.approved'] });
+    await happen();
+    const stop = new AbortController();
+    // The clock is read just before each claim: the stop lands while the claim is being taken.
+    const result = await deliver(t, 0, {
+      signal: stop.signal,
+      now: () => {
+        stop.abort();
+        return new Date();
+      },
+    });
+    expect(result).toEqual({ sent: 0, retried: 0, failed: 0 });
+    expect(hooks.at(json.path)).toHaveLength(0);
+    const [row] = await deliveriesOf(t, json.id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 0, lockedUntil: null });
+    expect(await deliver(t)).toEqual({ sent: 1, retried: 0, failed: 0 });
+  });
+});
+
 describe('the queue cap', () => {
   it(`beyond ${QUEUE_CAP} waiting, an endpoint's new events are dropped, counted on the list and logged once`, async () => {
     const full = await endpoint();
