@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createItem, getItem, updateItem } from '../../src/knowledge/service';
-import { hasBrowser, sharedBrowser, signedInContext } from '../helpers/browser';
+import { hasBrowser, sharedBrowser, signedInContext, toastDuring } from '../helpers/browser';
 import { startApp, type RunningApp } from '../helpers/e2e-app';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 
@@ -242,8 +242,9 @@ describe.skipIf(!hasBrowser)('knowledge base in Chromium', () => {
     expect((await getItem(app.db, 'knowledge', doomed.id))?.title).toBe('Obsolete runbook');
     await page.getByRole('link', { name: 'Delete Obsolete runbook' }).click();
     await dialog.getByText(question).waitFor();
-    await dialog.getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('Knowledge base item deleted successfully.').waitFor();
+    await toastDuring(page, 'Knowledge base item deleted successfully.', () =>
+      dialog.getByRole('button', { name: 'Delete' }).click(),
+    );
     await page.getByRole('link', { name: 'Obsolete runbook', exact: true }).waitFor({ state: 'detached' });
     await expect(page.locator('#confirm-delete').evaluate((d: HTMLDialogElement) => d.open)).resolves.toBe(false);
     expect(await getItem(app.db, 'knowledge', doomed.id)).toBeNull();
