@@ -16,6 +16,9 @@ export interface SimilarItem {
   score: number;
 }
 
+/** Shorter questions (the first keys of search-as-you-type) are not worth a call to the endpoint. */
+const MIN_QUERY_CHARS = 3;
+
 /** Candidates compared against what the reader may read (enough for a reader who may see few of the items). */
 const CANDIDATES = 200;
 
@@ -56,7 +59,7 @@ export async function similarItems(
  */
 export async function itemsByMeaning(db: Db, reader: Actor, text: string, limit: number): Promise<SimilarItem[]> {
   const endpoint = embedder();
-  if (!endpoint || !text.trim()) return [];
+  if (!endpoint || text.trim().length < MIN_QUERY_CHARS) return [];
   const vector = await endpoint.embedQuery(text);
   if (!vector) return [];
   return similarItems(db, reader, vector, endpoint.model, endpoint.minSimilarity, limit);
