@@ -1,4 +1,6 @@
+/** Read model: joins knowledge (the linked items a reader may see, knowledge/access.ts). */
 import { eq, sql } from 'drizzle-orm';
+import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
 import { type healthChecks, servers } from '../db/schema';
 import type { CheckKind } from '../db/schema/values';
@@ -7,11 +9,13 @@ import type { Uptime } from './history/periods';
 import { serverUptime } from './history/uptime';
 import type { CheckSpec } from './probes/types';
 import type { Server } from './schemas';
-import { toServer } from './service';
+import { readableBy } from '../knowledge/access';
+import { toServer, type LinkedDocument } from './service';
 
 /*
  * What the server detail page reads, in one statement: the server, its checks, its newest health rows (from the
- * health_recent ring, not health_checks: a few pages instead of one page a round), its uptime
+ * health_recent ring, not health_checks: a few pages instead of one page a round), the linked documents the reader
+ * may read, its uptime
  * (server_uptime, as the table's Availability column shows it; refreshed by the rollup job) and its environment's SLA
  * target. One round trip instead of six: on a busy 2-core machine each statement costs a write and a wake-up on both
  * sides, and the uptime from server_uptime is one row instead of up to 114 rollup rows spread over as many pages.
@@ -31,6 +35,8 @@ export interface ServerDetailData {
   rows: DetailHealthRow[];
   uptime: Uptime;
   target: number | null;
+  /** Linked documents `reader` may read (deleted ones left out), by title. */
+  links: LinkedDocument[];
 }
 
 interface CheckJson {
@@ -48,9 +54,9 @@ interface CheckJson {
 type RowJson = Omit<DetailHealthRow, 'checkedAt'> & { checkedAt: string };
 type UptimeJson = { d1: number | null; d7: number | null; d30: number | null; d90: number | null };
 
-/** The page's data, or null when there is no such server. */
+/** The page's data as `reader` sees it, or null when there is no such server. */
 // The subqueries name the outer row as "servers"."id": drizzle writes a bare "id" for a column of the only table.
-export async function serverDetailOf(db: Db, id: string): Promise<ServerDetailData | null> {
+export async function serverDetailOf(db: Db, id: string, reader: Actor): Promise<ServerDetailData | null> {
   const [found] = await db
     .select({
       server: servers,
@@ -64,6 +70,12 @@ export async function serverDetailOf(db: Db, id: string): Promise<ServerDetailDa
                  'status', h.status, 'previousStatus', h.previous_status, 'latencyMs', h.latency_ms,
                  'error', h.error, 'results', h.results) order by h.checked_at desc, h.seq desc), '[]')
         from health_recent h where h.server_id = "servers"."id")`,
+      links: sql<LinkedDocument[]>`(
+        select coalesce(json_agg(json_build_object('serverId', l.server_id, 'documentId', l.document_id,
+                 'documentType', l.document_type, 'title', d.title, 'space', d.space, 'createdAt', l.created_at)
+                 order by d.title), '[]')
+        from server_documents l join documents d on d.id = l.document_id
+        where l.server_id = "servers"."id" and d.deleted_at is null and ${readableBy(reader, 'd')})`,
       uptime: sql<UptimeJson | null>`(
         select json_build_object('d1', u.pct_24h, 'd7', u.pct_7d, 'd30', u.pct_30d, 'd90', u.pct_90d)
         from server_uptime u where u.server_id = "servers"."id")`,
@@ -85,5 +97,6 @@ export async function serverDetailOf(db: Db, id: string): Promise<ServerDetailDa
       ? { '24h': u.d1, '7d': u.d7, '30d': u.d30, '90d': u.d90 }
       : ((await serverUptime(db, id)) ?? { '24h': null, '7d': null, '30d': null, '90d': null }),
     target: found.target === null ? null : Number(found.target),
+    links: found.links.map((l) => ({ ...l, createdAt: new Date(l.createdAt).toISOString() })),
   };
 }

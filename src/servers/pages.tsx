@@ -17,7 +17,6 @@ import {
   isUuid,
   linkDocument,
   toHealthCheckEntry,
-  listServerDocuments,
   requireServer,
   unlinkDocument,
 } from './service';
@@ -32,13 +31,12 @@ async function renderDetail(c: Context<AppEnv>, id: string, linkError?: string) 
   const { db } = c.var.deps;
   const canWrite = can(c.var.user, 'content.write');
   const q = (c.req.query('q') ?? '').slice(0, 255);
-  const [detail, links, results] = await Promise.all([
-    serverDetailOf(db, id),
-    listServerDocuments(db, id, c.var.user),
+  const [detail, results] = await Promise.all([
+    serverDetailOf(db, id, c.var.user),
     canWrite ? linkCandidates(db, id, c.var.user, q) : [],
   ]);
   if (!detail) throw notFound('Server not found.');
-  const { server, specs, rows, uptime, target } = detail;
+  const { server, specs, rows, uptime, target, links } = detail;
   return c.render(
     <ServerDetail
       server={server}

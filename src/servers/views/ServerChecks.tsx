@@ -11,11 +11,6 @@ export interface ServerChecksProps {
 }
 
 const BADGE: Record<CheckResult['status'], BadgeColour> = { ok: 'green', warning: 'yellow', failing: 'red' };
-const MARK: Record<CheckResult['status'], string> = {
-  ok: 'var(--green)',
-  warning: 'var(--yellow)',
-  failing: 'var(--red)',
-};
 
 /** What the check expects besides answering: "status 204, body contains “ok”", "warn under 30 days". */
 function expectations(c: ServerCheck): string {
@@ -66,20 +61,12 @@ function History({ results, timeZone }: { results: CheckResult[]; timeZone: stri
       className="check-history"
       role="img"
       aria-label={`Last ${results.length} results: ${counts.ok} ok, ${counts.warning} warning, ${counts.failing} failing`}
-      style={{ display: 'flex', flexWrap: 'wrap', gap: '2px' }}
     >
       {[...results].reverse().map((r, i) => (
         <span
           key={`${r.checkedAt}-${i}`}
           className={`check-mark check-mark--${r.status}`}
           title={resultTitle(r, timeZone)}
-          style={{
-            display: 'inline-block',
-            width: '0.5rem',
-            height: '1rem',
-            borderRadius: '2px',
-            background: MARK[r.status],
-          }}
         />
       ))}
     </div>
@@ -90,11 +77,9 @@ function CheckItem({ entry, ...rest }: { entry: CheckBoardEntry; timeZone: strin
   const c = entry.check;
   const expects = expectations(c);
   return (
-    <li className="check-item stack" data-check-id={c.id ?? 'implicit'} style={{ gap: '0.375rem' }}>
+    <li className="check-item stack" data-check-id={c.id ?? 'implicit'}>
       <div>
-        <strong className="check-item__label" style={{ overflowWrap: 'anywhere' }}>
-          {checkLabel(c)}
-        </strong>
+        <strong className="check-item__label">{checkLabel(c)}</strong>
         {c.id === null && <span className="muted small"> (implicit: the monitor port)</span>}
         {expects && <p className="muted small">{`Expects ${expects}`}</p>}
       </div>
@@ -111,7 +96,7 @@ export function ServerChecks({ board, timeZone, showDetail }: ServerChecksProps)
       {board.length === 0 ? (
         <EmptyState icon="activity" title="No checks" text="Give the server an IP address or hostname to check it." />
       ) : (
-        <ul className="check-list stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        <ul className="check-list stack">
           {board.map((entry) => (
             <CheckItem key={entry.check.id ?? 'implicit'} entry={entry} timeZone={timeZone} showDetail={showDetail} />
           ))}

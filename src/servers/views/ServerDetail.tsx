@@ -81,7 +81,7 @@ function Facts({ server: s, timeZone }: { server: Server; timeZone: string }) {
   return (
     <dl className="kv">
       {rows.map(([k, v]) => (
-        <div key={k} style={{ display: 'contents' }}>
+        <div key={k}>
           <dt>{k}</dt>
           <dd>{v || '—'}</dd>
         </div>

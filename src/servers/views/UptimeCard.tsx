@@ -18,7 +18,7 @@ export function UptimeCard({ uptime, target, canEditTargets }: UptimeCardProps) 
     <Card title="Uptime" subtitle="Checks that found the server up, maintenance not counted" className="uptime-card">
       <dl className="kv">
         {PERIODS.map((p) => (
-          <div key={p} style={{ display: 'contents' }}>
+          <div key={p}>
             <dt>{p}</dt>
             <dd data-period={p}>{text(uptime[p])}</dd>
           </div>

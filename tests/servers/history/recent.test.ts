@@ -23,7 +23,7 @@ const newestChecks = async (serverId: string, limit = DETAIL_ROUNDS) =>
     )
   ).map((r) => r.id);
 
-const ringIds = async (serverId: string) => (await serverDetailOf(t.db, serverId))!.rows.map((r) => r.id);
+const ringIds = async (serverId: string) => (await serverDetailOf(t.db, serverId, null))!.rows.map((r) => r.id);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -48,14 +48,14 @@ describe('the newest health rounds (health_recent)', () => {
       sql`select count(*)::int as n from health_recent where server_id = ${busy}::uuid`,
     );
     expect(count.n).toBe(DETAIL_ROUNDS);
-    const quietRows = (await serverDetailOf(t.db, quiet))!.rows;
+    const quietRows = (await serverDetailOf(t.db, quiet, null))!.rows;
     expect(quietRows.map((r) => r.status)).toEqual(['warning', 'online']);
     expect(quietRows.map((r) => r.id)).toEqual(await newestChecks(quiet));
   });
 
   it('a new round replaces the oldest one at once, on the page too', async () => {
     await addChecks(t.db, busy, [[minutesAgo(1), 'warning', 4321]]);
-    const rows = (await serverDetailOf(t.db, busy))!.rows;
+    const rows = (await serverDetailOf(t.db, busy, null))!.rows;
     expect(rows.map((r) => r.id)).toEqual(await newestChecks(busy));
     expect(rows[0]).toMatchObject({ status: 'warning', latencyMs: 4321 });
     const page = await t.app.request(`/infrastructure/${busy}`, { headers: { Cookie: admin.cookie } });
