@@ -12,7 +12,8 @@ import { seedInventory } from './seed';
 
 /** Ops AI against a misbehaving OpenAI-compatible model (issue 17 items 10–13), with test-size deadlines. */
 
-const LIMITS = { idleMs: 200, deadlineMs: 1500, toolResultChars: 3000 };
+// The drip fake sends a chunk every 50 ms: an idle timeout of 8 gaps leaves room for a loaded machine's pauses.
+const LIMITS = { idleMs: 400, deadlineMs: 1500, toolResultChars: 3000 };
 const MODEL_ENV = { OPENAI_API_KEY: 'sk-test-key', OPENAI_MODEL: 'fake-model' };
 const TIMEOUT_MESSAGE = 'The AI model did not answer in time. Please try again.';
 
