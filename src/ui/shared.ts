@@ -42,12 +42,30 @@ export function relativeTime(value: string | Date | null | undefined, now: Date 
   return 'just now';
 }
 
+/**
+ * formatDateTime's answers by zone and minute (its format shows no seconds): a page shows the same health rounds'
+ * times many times over, and every server's rounds fall on the same minutes (a format costs ~1.3 µs, a kept answer ~0.2 µs).
+ */
+const formattedMinutes = new Map<string, string>();
+const MAX_FORMATTED_MINUTES = 5_000;
+
 /** A date and time in the user's timezone (required: a view that forgets it does not compile), e.g. "22 Nov 2026, 2:05 pm". */
 export function formatDateTime(value: string | Date | null | undefined, timeZone: string): string {
   if (!value) return 'Never';
   const date = typeof value === 'string' ? new Date(value) : value;
-  return dateTimeFormat('dateTime', timeZone).format(date);
+  const ms = date.getTime();
+  // Before 1970 some zones' offsets had seconds (local mean time): format those exactly.
+  if (!(ms >= 0)) return dateTimeFormat('dateTime', timeZone).format(date);
+  const key = `${timeZone} ${Math.floor(ms / 60_000)}`;
+  let text = formattedMinutes.get(key);
+  if (text === undefined) {
+    if (formattedMinutes.size >= MAX_FORMATTED_MINUTES) formattedMinutes.clear();
+    text = dateTimeFormat('dateTime', timeZone).format(date);
+    formattedMinutes.set(key, text);
+  }
+  return text;
 }
+
 
 /** A date in the user's timezone (required), e.g. "22 Nov 2026". */
 export function formatDate(value: string | Date | null | undefined, timeZone: string): string {
