@@ -12,14 +12,7 @@ import { serverExists, serverPage } from './list-page';
 import { pageQueryFromUrl } from './list-query';
 import { serverDetailOf } from './detail';
 import { documentLinkInput } from './schemas';
-import {
-  documentCounts,
-  isUuid,
-  linkDocument,
-  toHealthCheckEntry,
-  requireServer,
-  unlinkDocument,
-} from './service';
+import { documentCounts, isUuid, linkDocument, toHealthCheckEntry, requireServer, unlinkDocument } from './service';
 import { InfrastructurePage } from './views/InfrastructurePage';
 import { ServerDetail } from './views/ServerDetail';
 

@@ -66,7 +66,6 @@ export function formatDateTime(value: string | Date | null | undefined, timeZone
   return text;
 }
 
-
 /** A date in the user's timezone (required), e.g. "22 Nov 2026". */
 export function formatDate(value: string | Date | null | undefined, timeZone: string): string {
   if (!value) return 'Never';
