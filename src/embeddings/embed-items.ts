@@ -57,6 +57,9 @@ async function record(
   error: string | null,
 ) {
   await db.transaction(async (tx) => {
+    // Held until commit, so the item cannot be purged between this check and the inserts that refer to it.
+    const [live] = await queryRows(tx, sql`select 1 from documents where id = ${item.id} for key share`);
+    if (!live) return; // purged while it was being embedded: nothing to keep
     await tx.delete(documentChunks).where(eq(documentChunks.documentId, item.id));
     if (chunks.length) {
       await tx

@@ -15,6 +15,8 @@ export interface FakeEmbeddings {
   mode: EmbeddingsMode;
   /** Every request's model and inputs, in order. */
   requests: { model: string; input: string[] }[];
+  /** Runs before each answer (a test's change to the world while a request is in flight). */
+  beforeAnswer?: () => Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -51,7 +53,8 @@ export async function startFakeEmbeddings(host = '127.0.0.1'): Promise<FakeEmbed
     req.on('data', (d) => {
       body += d;
     });
-    req.on('end', () => {
+    req.on('end', async () => {
+      await fake.beforeAnswer?.();
       if (req.method !== 'POST' || !req.url?.endsWith('/embeddings')) {
         res.writeHead(404).end();
         return;

@@ -169,6 +169,24 @@ describe('backfill and model change', () => {
   });
 });
 
+describe('an item purged while it is being embedded', () => {
+  it('is skipped: the run goes on, and nothing of it is stored', async () => {
+    await embedAll();
+    const gone = await create({ title: 'Short-lived note', content: 'About to be purged.' });
+    const kept = await create({ title: 'Kept note', content: 'Stays.' });
+    fake.beforeAnswer = async () => {
+      fake.beforeAnswer = undefined;
+      await t.db.delete(documents).where(eq(documents.id, gone.id)); // after the run read both
+    };
+    expect(await embedAll()).toMatchObject({ failure: null });
+    expect(await t.db.select().from(documentChunks).where(eq(documentChunks.documentId, gone.id))).toEqual([]);
+    expect(await t.db.select().from(documentEmbeddings).where(eq(documentEmbeddings.documentId, gone.id))).toEqual([]);
+    expect(
+      (await t.db.select().from(documentEmbeddings).where(eq(documentEmbeddings.documentId, kept.id))).length,
+    ).toBe(1);
+  });
+});
+
 describe('an endpoint that fails', () => {
   it('never blocks a save, stops the backfill run, and search answers by full text with a warning', async () => {
     await embedAll();
