@@ -176,7 +176,10 @@ const schema = z
     MCP_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
     /** An OpenAI-compatible /embeddings endpoint (Ollama, vLLM, OpenAI): retrieval by meaning (issue 26). */
     EMBEDDINGS_BASE_URL: optionalUrl,
-    EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).default('nomic-embed-text'),
+    EMBEDDINGS_MODEL: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.string().trim().min(1).max(200).default('nomic-embed-text'),
+    ),
     EMBEDDINGS_API_KEY: optionalText,
     /** Cosine similarity a chunk needs to count as a match by meaning (depends on the model). */
     EMBEDDINGS_MIN_SIMILARITY: z.coerce.number().min(0).max(1).default(0.35),

@@ -24,6 +24,24 @@ describe('config', () => {
     expect(loadConfig({}).logFormat).toBeUndefined();
   });
 
+  it('EMBEDDINGS_*: off without a base URL (empty counts as unset, as compose passes it); bad values stop start-up', () => {
+    expect(loadConfig({}).embeddings).toBeUndefined();
+    expect(loadConfig({}).schedules.embeddings).toBe('off');
+    const blank = loadConfig({ EMBEDDINGS_BASE_URL: '', EMBEDDINGS_MODEL: '', EMBEDDINGS_API_KEY: '' });
+    expect(blank.embeddings).toBeUndefined();
+    const on = loadConfig({ EMBEDDINGS_BASE_URL: 'http://127.0.0.1:11434/v1', EMBEDDINGS_MODEL: '' });
+    expect(on.embeddings).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'nomic-embed-text',
+      apiKey: undefined,
+      minSimilarity: 0.35,
+      queryTimeoutMs: 1_500,
+    });
+    expect(on.schedules.embeddings).toBe('* * * * *');
+    expect(() => loadConfig({ EMBEDDINGS_BASE_URL: 'ollama' })).toThrow(ConfigError);
+    expect(() => loadConfig({ EMBEDDINGS_MIN_SIMILARITY: '2' })).toThrow(/EMBEDDINGS_MIN_SIMILARITY/);
+  });
+
   it('SERVERS_PANEL_POLL_MS: 30 s unless set, longer at will, shorter only in tests (never below 500 ms)', () => {
     expect(loadConfig({}).serversPanelPollMs).toBe(30_000);
     expect(loadConfig({ SERVERS_PANEL_POLL_MS: '60000' }).serversPanelPollMs).toBe(60_000);
