@@ -5,6 +5,7 @@ import { documentChunks, documentEmbeddings, documents } from '../../src/db/sche
 import { embedder, embeddingProgress, embedDueItems, setEmbeddingsEndpoint } from '../../src/embeddings/service';
 import type { Logger } from '../../src/http/logger';
 import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
+import { connect, data, newToken } from '../mcp/client';
 import { createSignedInUser, type TestUser } from '../helpers/users';
 import { startFakeEmbeddings, type FakeEmbeddings } from './fake-embeddings';
 
@@ -83,6 +84,15 @@ describe('search by meaning', () => {
     expect(hit.section?.heading).toBe('Reboot the payroll host');
     expect(hit.section?.link).toMatch(/#reboot-the-payroll-host$/);
     expect(hit.snippet).toContain('Drain the queue');
+
+    // An agent over MCP gets the same hit and section.
+    const agent = await connect(t, (await newToken(t, admin)).token);
+    const viaMcp = await data<{ id: string; section?: { link: string } }[]>(agent, 'search_documents', {
+      query: 'restart',
+    });
+    expect(viaMcp.map((h) => h.id)).toEqual([item.id]);
+    expect(viaMcp[0].section?.link).toMatch(/#reboot-the-payroll-host$/);
+    await agent.close();
 
     // Ops AI's built-in engine cites the section it found.
     const ask = await t.app.request(
