@@ -9,6 +9,7 @@ import { createLogger } from '../src/http/logger';
 import { allJobs } from './index';
 import { createScheduler } from './scheduler';
 import { setEmbeddingsEndpoint } from '../src/embeddings/service';
+import { startEmbeddingsListener } from './embeddings-listener';
 
 /** How long a running job may take to finish after SIGTERM (the whole shutdown stays within ~10 s). */
 const SHUTDOWN_TIMEOUT_MS = 9_000;
@@ -50,6 +51,8 @@ async function main() {
   setEmbeddingsEndpoint(config.embeddings, logger);
   const scheduler = createScheduler({ database, config, logger, jobs: allJobs });
   const scheduled = scheduler.start();
+  // A saved item is embedded for search by meaning within seconds, not at the job's next minute.
+  const embeddings = config.embeddings ? await startEmbeddingsListener(database, logger) : undefined;
   const schedules = Object.fromEntries(allJobs.map((j) => [j.name, j.schedule(config)]));
   logger.info({ schedules, scheduled }, `Ops Hub worker started (${scheduled.length} jobs scheduled)`);
 
@@ -58,7 +61,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker stopping: no new runs, waiting for the running job');
-    const { abandoned } = await scheduler.stop(SHUTDOWN_TIMEOUT_MS);
+    const [{ abandoned }] = await Promise.all([scheduler.stop(SHUTDOWN_TIMEOUT_MS), embeddings?.stop()]);
     if (abandoned.length)
       logger.warn({ abandoned }, 'jobs did not finish in time; abandoned (their open transactions roll back)');
     // An abandoned job still holds pooled connections: end them now, which rolls back its open transaction.

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { allJobs } from '../jobs/index';
+import { startEmbeddingsListener } from '../jobs/embeddings-listener';
 import { createScheduler } from '../jobs/scheduler';
 import { firstStartNotice } from './admin/first-start';
 import { createApp } from './app';
@@ -60,6 +61,8 @@ async function main() {
   const mail = await startMailListener(database, { config, logger });
   // Webhooks too, as soon as the change that queued them commits (webhooks/listener.ts).
   const webhooks = await startWebhookListener(database, { config, logger });
+  // Where jobs run here, a saved item is embedded for search by meaning within seconds (jobs/embeddings-listener.ts).
+  const embeddings = scheduler && config.embeddings ? await startEmbeddingsListener(database, logger) : undefined;
 
   const draining = drainOnStop(server as Server);
   let stopping = false;
@@ -78,6 +81,7 @@ async function main() {
       await jobsStopped;
       await mail.stop();
       await webhooks.stop();
+      await embeddings?.stop();
       await database.close().catch((err) => logger.error({ err }, 'database close failed'));
       await control?.close();
       logger.info('stopped');
