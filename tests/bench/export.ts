@@ -8,10 +8,8 @@
  * full space may not peak more than 48 MiB above the fifth (holding the zip would take its size, over 100 MiB, more).
  */
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { createSession } from '../../src/auth/sessions';
@@ -20,12 +18,12 @@ import { runMigrations } from '../../src/db/migrate';
 import { objects } from '../../src/db/schema';
 import { freePort } from '../helpers/browser';
 import { documentSeeder, seedAdmin } from './seed';
+import { startMain, stopMain } from './main-process';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 50_000);
 const IMAGES = 100;
 const IMAGE_BYTES = 100 * 1024;
 const FLAT_MARGIN_MIB = 48;
-const root = path.resolve(import.meta.dirname, '../..');
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -41,36 +39,6 @@ async function freshDatabase() {
   const database = openPostgres(target.toString(), { max: 5, statement_timeout: 0, query_timeout: 0 });
   await runMigrations(database);
   return { database, url: target.toString() };
-}
-
-async function startMain(port: number, databaseUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      APP_URL: `http://127.0.0.1:${port}`,
-      APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-      LOG_LEVEL: 'warn',
-      JOBS: 'off',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`src/main.ts exited with ${child.exitCode}`);
-    if (
-      await fetch(`http://127.0.0.1:${port}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('src/main.ts did not become ready in 30 s');
 }
 
 /** Downloads an export while sampling the server's RSS; bytes, seconds, time to the first bytes, RSS before and peak. */
@@ -132,7 +100,7 @@ async function main() {
   const results = [];
   // A fifth of the space, then all of it, from one server (warmed by the first runs), each export run twice.
   const port = await freePort();
-  const server = await startMain(port, url);
+  const server = await startMain(port, { DATABASE_URL: url });
   try {
     for (const knowledge of [ITEMS / 5, ITEMS]) {
       console.error(`[bench] export: seeding up to ${knowledge.toLocaleString('en')} knowledge items…`);
@@ -154,9 +122,7 @@ async function main() {
       }
     }
   } finally {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
+    await stopMain(server);
   }
   await database.close();
   const small = Math.max(results[0].peak, results[1].peak);

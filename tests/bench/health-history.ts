@@ -7,9 +7,7 @@
  * Then: the rollup job's first run (catch-up over 14 days) and a steady run, a pruning pass, the server detail
  * page p95 through src/main.ts (budget ≤ 50 ms) and the 30-day uptime of every server (uptimeOfAll, ≤ 200 ms).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createSession } from '../../src/auth/sessions';
 import { openPostgres, queryRows, type Db } from '../../src/db/client';
@@ -21,13 +19,13 @@ import { seedServers } from './seed';
 import { pruneHealthHistory } from '../../src/servers/history/prune';
 import { rollUpHealth } from '../../src/servers/history/rollup';
 import { refreshServerUptime, uptimeOfAll } from '../../src/servers/history/uptime';
+import { startMain, stopMain } from './main-process';
 
 const SERVERS = Number(process.env.BENCH_HISTORY_SERVERS ?? 20_000);
 const CHECKS_PER_DAY = 288;
 const DAYS = Number(process.env.BENCH_HISTORY_DAYS ?? 14);
 const RAW_ROWS = SERVERS * CHECKS_PER_DAY * DAYS;
 const SEEDED = `seeded ${RAW_ROWS} health checks`;
-const root = path.resolve(import.meta.dirname, '../..');
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const dbName = process.env.BENCH_HISTORY_DATABASE ?? 'opshub_history_bench';
@@ -185,34 +183,6 @@ async function pagesLatency(url: string, cookie: string, paths: string[], warmup
   return { p50: p(times, 0.5), p95: p(times, 0.95) };
 }
 
-async function startMain(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: benchUrl,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      APP_URL: `http://127.0.0.1:${port}`,
-      APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-      LOG_LEVEL: 'warn',
-      JOBS: 'off',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`src/main.ts exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('src/main.ts did not become ready in 60 s');
-}
-
 async function measureRequests(db: Db, rows: string[]) {
   const [admin] = await db
     .insert(users)
@@ -228,7 +198,7 @@ async function measureRequests(db: Db, rows: string[]) {
     (r) => r.id,
   );
   const port = await freePort();
-  const child = await startMain(port);
+  const child = await startMain(port, { DATABASE_URL: benchUrl }, 60_000);
   const url = `http://127.0.0.1:${port}`;
   try {
     // The machine's share: a signed-in request that reads no history, measured the same way.
@@ -266,9 +236,7 @@ async function measureRequests(db: Db, rows: string[]) {
     );
     rows.push(`| GET /api/servers/{id}/uptime, 500 servers | ${ms(api.p50)} | ${ms(api.p95)} | |`);
   } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
+    await stopMain(child);
   }
 }
 

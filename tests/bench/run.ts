@@ -12,7 +12,6 @@
  * the audit trail's at 1,000,000 events (tests/bench/audit.ts); `npm run bench -- infrastructure` the server table at
  * 50,000 servers while rounds write (tests/bench/infrastructure.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +32,7 @@ import { ReadBudgets } from './read-budgets';
 import { latencyAgainstStatic, readPageWeight } from './read-page';
 import { documentSeeder, seedAdmin, seedArticles, seedServers } from './seed';
 import { slowPhone } from './slow-phone';
+import { startMain, stopMain } from './main-process';
 
 if (process.env.NODE_ENV !== 'production')
   throw new Error('run the bench with NODE_ENV=production (npm run bench does)');
@@ -68,45 +68,6 @@ const pages: Target[] = [
   { name: 'search: common word', path: '/api/search?q=server&limit=8', budget: 'p95 ≤ 100 ms PG' },
   { name: 'search: 3-letter prefix', path: '/api/search?q=rep&limit=8', budget: 'p95 ≤ 100 ms PG' },
 ];
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-/** Starts the real entry point (src/main.ts) on the seeded database; resolves once /readyz answers. */
-async function startMain(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      APP_URL: `http://127.0.0.1:${port}`,
-      APP_SECRET: 'bench-secret-bench-secret-bench-secret-0000',
-      LOG_LEVEL: 'warn',
-      JOBS: 'off',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`src/main.ts exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('src/main.ts did not become ready in 30 s');
-}
-
-/** SIGTERM, then wait for the exit (the server must not outlive the bench, whatever happened). */
-async function stopMain(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 /**
  * The steady state of a live server: statistics and visibility maps kept by autovacuum, and no bulk load's
