@@ -5,10 +5,10 @@ import { createLogger } from '../../src/http/logger';
 import { runWebhookDeliveries } from '../../src/webhooks/commands';
 import { QUEUE_CAP } from '../../src/webhooks/queue';
 import { queueWebhookEvent, queueWebhookEvents } from '../../src/webhooks/service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createSignedInUser, type TestUser } from '../helpers/users';
-import { type Receiver, startReceiver } from './receiver';
-import { api, deliver, deliveriesOf, endpointAt } from './support';
+import type { TestContext } from '../helpers/app';
+import type { TestUser } from '../helpers/users';
+import type { Receiver } from './receiver';
+import { api, deliver, deliveriesOf, endpointAt, closeWebhookWorld, openWebhookWorld } from './support';
 
 /**
  * The delivery rules a review asked for: chat receivers (Slack, Teams) never get a message twice, a 4xx that is the
@@ -21,17 +21,12 @@ let admin: TestUser;
 const SECONDS = 1000;
 
 beforeAll(async () => {
-  hooks = await startReceiver();
-  t = await createTestApp({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
-  admin = await createSignedInUser(t.db, { role: 'admin' });
+  ({ t, hooks, admin } = await openWebhookWorld());
 });
 beforeEach(async () => {
   await t.db.delete(webhookEndpoints);
 });
-afterAll(async () => {
-  await hooks?.close();
-  await t?.close();
-});
+afterAll(() => closeWebhookWorld({ t, hooks }));
 
 const endpoint = (body: Record<string, unknown> = {}) => endpointAt(t, admin, hooks, 'rules', body);
 

@@ -7,9 +7,9 @@ import { startWebhookListener } from '../../src/webhooks/commands';
 import { queueWebhookEvent, queueWebhookEvents } from '../../src/webhooks/service';
 import { webhooksJob } from '../../jobs/webhooks';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { createSignedInUser, type TestUser } from '../helpers/users';
-import { type Receiver, startReceiver } from './receiver';
-import { api, deliver, deliveriesOf, endpointAt } from './support';
+import type { TestUser } from '../helpers/users';
+import type { Receiver } from './receiver';
+import { api, deliver, deliveriesOf, endpointAt, closeWebhookWorld, openWebhookWorld } from './support';
 
 /**
  * Deliveries end to end on loopback: signed (the receiver verifies), retried with backoff through a receiver outage
@@ -23,18 +23,13 @@ let admin: TestUser;
 const SECONDS = 1000;
 
 beforeAll(async () => {
-  hooks = await startReceiver();
-  t = await createTestApp({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
-  admin = await createSignedInUser(t.db, { role: 'admin' });
+  ({ t, hooks, admin } = await openWebhookWorld());
 });
 // Each test has its own endpoint(s) only (the queue goes with them).
 beforeEach(async () => {
   await t.db.delete(webhookEndpoints);
 });
-afterAll(async () => {
-  await hooks?.close();
-  await t?.close();
-});
+afterAll(() => closeWebhookWorld({ t, hooks }));
 
 const endpoint = (body: Record<string, unknown> = {}) => endpointAt(t, admin, hooks, 'hook', body);
 

@@ -4,10 +4,10 @@ import { createLogger } from '../../src/http/logger';
 import { startWebhookListener, type WebhookRunOptions } from '../../src/webhooks/commands';
 import { REKICK_WITHIN_MS } from '../../src/webhooks/listener';
 import { queueWebhookEvent } from '../../src/webhooks/service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createSignedInUser, type TestUser } from '../helpers/users';
-import { type Receiver, startReceiver } from './receiver';
-import { deliver, deliveriesOf, endpointAt } from './support';
+import type { TestContext } from '../helpers/app';
+import type { TestUser } from '../helpers/users';
+import type { Receiver } from './receiver';
+import { deliver, deliveriesOf, endpointAt, closeWebhookWorld, openWebhookWorld } from './support';
 
 /**
  * The web process's listener on its own (nothing here calls the job or a delivery run by hand, until the last step):
@@ -20,17 +20,12 @@ let admin: TestUser;
 const SECONDS = 1000;
 
 beforeAll(async () => {
-  hooks = await startReceiver();
-  t = await createTestApp({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
-  admin = await createSignedInUser(t.db, { role: 'admin' });
+  ({ t, hooks, admin } = await openWebhookWorld());
 });
 beforeEach(async () => {
   await t.db.delete(webhookEndpoints);
 });
-afterAll(async () => {
-  await hooks?.close();
-  await t?.close();
-});
+afterAll(() => closeWebhookWorld({ t, hooks }));
 
 const endpoint = (body: Record<string, unknown> = {}) => endpointAt(t, admin, hooks, 'listen', body);
 

@@ -3,9 +3,9 @@ import { expect } from 'vitest';
 import { webhookDeliveries } from '../../src/db/schema';
 import { createLogger } from '../../src/http/logger';
 import { runWebhookDeliveries, type WebhookRunOptions } from '../../src/webhooks/commands';
-import { jsonRequest, type TestContext } from '../helpers/app';
-import type { TestUser } from '../helpers/users';
-import type { Receiver } from './receiver';
+import { createTestApp, jsonRequest, type TestContext } from '../helpers/app';
+import { createSignedInUser, type TestUser } from '../helpers/users';
+import { type Receiver, startReceiver } from './receiver';
 
 /** Webhook tests' helpers: the admin API, the queue as stored, and delivery runs (with a clock moved on). */
 
@@ -60,3 +60,22 @@ export const deliver = (t: TestContext, aheadMs = 0, opts: WebhookRunOptions = {
     { db: t.db, config: t.config, logger },
     { now: () => new Date(Date.now() + aheadMs), timeoutMs: 2_000, ...opts },
   );
+
+/** What the delivery suites share: a loopback receiver, the app allowed to post to it, and an admin. */
+export interface WebhookWorld {
+  t: TestContext;
+  hooks: Receiver;
+  admin: TestUser;
+}
+
+export async function openWebhookWorld(): Promise<WebhookWorld> {
+  const hooks = await startReceiver();
+  const t = await createTestApp({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
+  return { t, hooks, admin: await createSignedInUser(t.db, { role: 'admin' }) };
+}
+
+/** Closes what openWebhookWorld opened (either may be missing when it failed). */
+export async function closeWebhookWorld(world: Partial<WebhookWorld>): Promise<void> {
+  await world.hooks?.close();
+  await world.t?.close();
+}
