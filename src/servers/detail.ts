@@ -1,4 +1,3 @@
-/** Read model: joins knowledge (the linked items a reader may see, knowledge/access.ts). */
 import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../auth/policy';
 import type { Db } from '../db/client';
@@ -9,8 +8,7 @@ import type { Uptime } from './history/periods';
 import { serverUptime } from './history/uptime';
 import type { CheckSpec } from './probes/types';
 import type { Server } from './schemas';
-import { readableBy } from '../knowledge/access';
-import { toServer, type LinkedDocument } from './service';
+import { linkedDocumentsJson, toLinkedDocument, toServer, type LinkedDocument } from './service';
 
 /*
  * What the server detail page reads, in one statement: the server, its checks, its newest health rows (from the
@@ -70,12 +68,7 @@ export async function serverDetailOf(db: Db, id: string, reader: Actor): Promise
                  'status', h.status, 'previousStatus', h.previous_status, 'latencyMs', h.latency_ms,
                  'error', h.error, 'results', h.results) order by h.checked_at desc, h.seq desc), '[]')
         from health_recent h where h.server_id = "servers"."id")`,
-      links: sql<LinkedDocument[]>`(
-        select coalesce(json_agg(json_build_object('serverId', l.server_id, 'documentId', l.document_id,
-                 'documentType', l.document_type, 'title', d.title, 'space', d.space, 'createdAt', l.created_at)
-                 order by d.title), '[]')
-        from server_documents l join documents d on d.id = l.document_id
-        where l.server_id = "servers"."id" and d.deleted_at is null and ${readableBy(reader, 'd')})`,
+      links: linkedDocumentsJson(sql`"servers"."id"`, reader),
       uptime: sql<UptimeJson | null>`(
         select json_build_object('d1', u.pct_24h, 'd7', u.pct_7d, 'd30', u.pct_30d, 'd90', u.pct_90d)
         from server_uptime u where u.server_id = "servers"."id")`,
@@ -97,6 +90,6 @@ export async function serverDetailOf(db: Db, id: string, reader: Actor): Promise
       ? { '24h': u.d1, '7d': u.d7, '30d': u.d30, '90d': u.d90 }
       : ((await serverUptime(db, id)) ?? { '24h': null, '7d': null, '30d': null, '90d': null }),
     target: found.target === null ? null : Number(found.target),
-    links: found.links.map((l) => ({ ...l, createdAt: new Date(l.createdAt).toISOString() })),
+    links: found.links.map(toLinkedDocument),
   };
 }

@@ -1,8 +1,8 @@
 /** Read model: joins knowledge (the linked items a reader may see and may edit, knowledge/access.ts and item-access.ts). */
-import { and, asc, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { recordAudit } from '../audit/service';
 import type { Actor } from '../auth/policy';
-import type { Db } from '../db/client';
+import { queryRows, type Db } from '../db/client';
 import { likeEscape } from '../db/like';
 import { documents, healthChecks, serverDocuments, servers } from '../db/schema';
 import { AppError, conflict, notFound } from '../http/errors';
@@ -310,24 +310,30 @@ export interface LinkedDocument {
   createdAt: string;
 }
 
+/**
+ * The documents linked to a server (`serverId`: a value or the outer query's column) that `reader` may read, deleted
+ * ones left out, by title: one JSON array, so the detail page reads them inside its own statement.
+ */
+export const linkedDocumentsJson = (serverId: SQL, reader: Actor) => sql<LinkedDocument[]>`(
+  select coalesce(json_agg(json_build_object('serverId', l.server_id, 'documentId', l.document_id,
+           'documentType', l.document_type, 'title', d.title, 'space', d.space, 'createdAt', l.created_at)
+           order by d.title), '[]')
+  from server_documents l join documents d on d.id = l.document_id
+  where l.server_id = ${serverId} and d.deleted_at is null and ${readableBy(reader, 'd')})`;
+
+/** A linked document as linkedDocumentsJson answers it, its time as ISO (JSON gives PostgreSQL's own format). */
+export const toLinkedDocument = (l: LinkedDocument): LinkedDocument => ({
+  ...l,
+  createdAt: new Date(l.createdAt).toISOString(),
+});
+
 /** Documents linked to a server that `reader` may read (deleted documents left out). */
 export async function listServerDocuments(db: Db, serverId: string, reader: Actor): Promise<LinkedDocument[]> {
-  const rows = await db
-    .select({ link: serverDocuments, title: documents.title, space: documents.space, deletedAt: documents.deletedAt })
-    .from(serverDocuments)
-    .innerJoin(documents, eq(documents.id, serverDocuments.documentId))
-    .where(and(eq(serverDocuments.serverId, serverId), readableBy(reader)))
-    .orderBy(asc(documents.title));
-  return rows
-    .filter((r) => !r.deletedAt)
-    .map((r) => ({
-      serverId: r.link.serverId,
-      documentId: r.link.documentId,
-      documentType: r.link.documentType,
-      title: r.title,
-      space: r.space,
-      createdAt: iso(r.link.createdAt)!,
-    }));
+  const [row] = await queryRows<{ links: LinkedDocument[] }>(
+    db,
+    sql`select ${linkedDocumentsJson(sql`${serverId}::uuid`, reader)} as links`,
+  );
+  return row.links.map(toLinkedDocument);
 }
 
 /** A link's type from its item: a knowledge item's kind ('work-instruction', …), 'document' for a document. */
